@@ -1,0 +1,69 @@
+"""The `strategylens` command: one sub-app per noun.
+
+Each noun lives in its own module of this package and exposes `app` (a typer.Typer) or, for
+single-verb nouns, a function registered below.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+from strategylens import __version__
+
+app = typer.Typer(
+    name="strategylens",
+    help="Explains why GPU code is fast: tag strategies, run solutions on a GPU, relate strategies to speedup.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# noun -> module under strategylens.cli; a module exposing `app` becomes a sub-app, one exposing
+# `command` a single command.
+_NOUNS = {
+    "catalog": "catalog",
+    "tasks": "tasks",
+    "tag": "tag",
+    "run": "run",
+    "results": "results",
+    "stats": "stats",
+    "report": "report",
+    "annotate": "annotate",
+}
+
+
+def _register() -> None:
+    for noun, module_name in _NOUNS.items():
+        try:
+            module = importlib.import_module(f"strategylens.cli.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"strategylens.cli.{module_name}":
+                continue  # noun not built yet
+            raise
+        if hasattr(module, "app"):
+            app.add_typer(module.app, name=noun)
+        elif hasattr(module, "command"):
+            app.command(name=noun, help=module.command.__doc__)(module.command)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"strategylens {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """strategylens command line."""
+
+
+_register()
+
+
+def main() -> None:
+    app()

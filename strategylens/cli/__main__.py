@@ -1,0 +1,3 @@
+from strategylens.cli import main
+
+main()
