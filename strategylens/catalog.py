@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import jsonschema
 import yaml
@@ -369,7 +369,8 @@ def score_example(path: Path, own_id: str, labels: Iterable) -> list[ExampleOutc
         expect_lines = {n.line for n in mine if n.kind == "expect"}
         todo_lines = {n.line for n in mine if n.kind == "todo-expect"}
         ok_lines = {n.line for n in mine if n.kind == "ok"}
-        covered = lambda line: any(a <= line <= b for a, b in spans.get(sid, []))  # noqa: E731
+        sid_spans = spans.get(sid, [])
+        covered = lambda line, sid_spans=sid_spans: any(a <= line <= b for a, b in sid_spans)
         for line in sorted(expect_lines):
             out.append(ExampleOutcome(name, sid, line, "reported" if covered(line) else "missing"))
         for line in sorted(todo_lines):

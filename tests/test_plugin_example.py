@@ -70,5 +70,5 @@ def test_plugin_through_cli_and_env(installed_plugin, tmp_path):
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     labels = json.loads(proc.stdout.splitlines()[0])["labels"]
-    mma = [l for l in labels if l["id"] == "CMP-X01"]
+    mma = [lab for lab in labels if lab["id"] == "CMP-X01"]
     assert [(e["line_start"], e["detector"]) for e in mma[0]["evidence"]] == [(17, "TensorCoreMMA")]

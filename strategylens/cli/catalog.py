@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 import typer
 
@@ -18,14 +18,14 @@ CatalogOption = typer.Option(
     help="An extra catalog folder (repeatable); also read from $STRATEGYLENS_CATALOG.")
 
 
-def _load(extra: Optional[List[Path]], check_examples: bool = True) -> cat.Catalog:
+def _load(extra: Optional[list[Path]], check_examples: bool = True) -> cat.Catalog:
     return cat.load_catalog(extra or [], check_examples=check_examples)
 
 
 @app.command("list")
 def list_(
     fmt: Format = FormatOption,
-    catalog: Optional[List[Path]] = CatalogOption,
+    catalog: Optional[list[Path]] = CatalogOption,
     family: Optional[str] = typer.Option(None, help="Only this family (MEM, CMP, PAR, LBL, HST, AP)."),
 ) -> None:
     """List catalog entries.
@@ -47,7 +47,7 @@ def list_(
 def show(
     strategy_id: str = typer.Argument(..., metavar="ID", help="A catalog ID, e.g. MEM-02."),
     fmt: Format = FormatOption,
-    catalog: Optional[List[Path]] = CatalogOption,
+    catalog: Optional[list[Path]] = CatalogOption,
 ) -> None:
     """Show one entry in full.
 
@@ -58,7 +58,7 @@ def show(
     try:
         e = c.get(strategy_id)
     except KeyError:
-        raise fail(f"no catalog entry '{strategy_id}'; see `strategylens catalog list`")
+        raise fail(f"no catalog entry '{strategy_id}'; see `strategylens catalog list`") from None
     data = {**e.summary_row(), "summary": e.summary, "why_faster": e.why_faster,
             "detection": e.detection, "intensity": e.intensity, "references": e.references,
             "positives": [str(p) for p in e.positives], "negatives": [str(p) for p in e.negatives]}
@@ -81,7 +81,7 @@ def show(
 @app.command()
 def validate(
     fmt: Format = FormatOption,
-    catalog: Optional[List[Path]] = CatalogOption,
+    catalog: Optional[list[Path]] = CatalogOption,
 ) -> None:
     """Check every entry against the schema and the catalog rules.
 
@@ -106,7 +106,7 @@ def validate(
 @app.command()
 def docs(
     output: Path = typer.Option(Path("docs/catalog.md"), "--out", "-o", help="Markdown file to write."),
-    catalog: Optional[List[Path]] = CatalogOption,
+    catalog: Optional[list[Path]] = CatalogOption,
 ) -> None:
     """Write the catalog documentation (fixed sections, tested examples).
 
@@ -127,7 +127,7 @@ def test_(
     fmt: Format = FormatOption,
     details: bool = typer.Option(False, "--details", help="List every annotation's outcome."),
     no_index: bool = typer.Option(False, "--no-index", help="Skip libclang index analysis."),
-    catalog: Optional[List[Path]] = CatalogOption,
+    catalog: Optional[list[Path]] = CatalogOption,
 ) -> None:
     """Run the detectors on every catalog example and score each annotation.
 

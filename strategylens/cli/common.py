@@ -7,7 +7,8 @@ import io
 import json
 import sys
 from enum import Enum
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 import typer
 from rich.console import Console
@@ -32,7 +33,7 @@ class Format(str, Enum):
 FormatOption = typer.Option(Format.human, "--format", "-f", help="human, json, jsonl or csv")
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> "typer.Exit":
+def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print an error to stderr and return the Exit to raise."""
     err.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)

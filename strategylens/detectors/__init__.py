@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
 
 if TYPE_CHECKING:  # pragma: no cover
     from strategylens.model import ProgramModel
@@ -84,7 +85,7 @@ class Detector:
         if not self.name:
             self.name = type(self).__name__
 
-    def detect(self, model: "ProgramModel") -> Iterable[Finding]:  # pragma: no cover - abstract
+    def detect(self, model: ProgramModel) -> Iterable[Finding]:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -97,7 +98,7 @@ class QueryDetector(Detector):
         self.name = f"query:{strategy_id}"
         self.query = query
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         for node in model.query(self.query, capture="evidence"):
             yield Finding(node.start_point[0] + 1, node.end_point[0] + 1, confidence=0.8)
 
