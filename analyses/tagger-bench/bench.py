@@ -1,0 +1,116 @@
+"""Tagging throughput on this machine: files per second for the tree-sitter path (--no-index)
+and with the libclang index pass.
+
+The corpus is every catalog example, task solution and tagger test fixture, copied round-robin
+into a temporary folder until it holds at least --files files (each copy gets a unique trailing
+comment so no two files are byte-identical). The cache is off, so every file is parsed and every
+registered detector runs.
+
+    .venv/bin/python analyses/tagger-bench/bench.py [--files 600] [--jobs 2] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from strategylens import REPO_ROOT, __version__
+from strategylens.tagger import get_catalog, resolve_detectors, tag_paths
+
+
+def sources() -> list[Path]:
+    pools = [REPO_ROOT / "catalog", REPO_ROOT / "tasks", REPO_ROOT / "tests" / "fixtures" / "tagger"]
+    out: list[Path] = []
+    for pool in pools:
+        out += sorted(p for p in pool.rglob("*") if p.suffix in (".cu", ".cuh") and p.is_file()
+                      and ("solutions" in p.parts or pool.name != "tasks"))
+    return out
+
+
+def build_corpus(folder: Path, n: int) -> tuple[int, int]:
+    src = sources()
+    if not src:
+        sys.exit("no .cu files found in catalog/, tasks/*/solutions or tests/fixtures/tagger")
+    total = 0
+    for i in range(n):
+        p = src[i % len(src)]
+        text = p.read_bytes() + f"\n// corpus copy {i}\n".encode()
+        (folder / f"{i:05d}_{p.name}").write_bytes(text)
+        total += len(text)
+    return len(src), total
+
+
+def commit() -> str:
+    try:
+        rev = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(REPO_ROOT), "status", "--porcelain",
+                                "strategylens"], capture_output=True, text=True).stdout.strip()
+        return rev + ("+uncommitted changes" if dirty else "")
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return "no commit yet"
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def run(folder: Path, jobs: int, index: bool) -> tuple[float, int, int]:
+    t0 = time.perf_counter()
+    ok = failed = 0
+    for r in tag_paths([folder], jobs=jobs, index=index, cache=False):
+        ok += r.ok
+        failed += not r.ok
+    return time.perf_counter() - t0, ok, failed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--files", type=int, default=600)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, help="also write the report to this file")
+    args = ap.parse_args()
+    cat = get_catalog()
+    n_det = sum(len(v) for v in resolve_detectors(None, cat).values())
+    lines = [
+        "# strategylens tag throughput",
+        f"utc: {datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        f"commit: {commit()}  strategylens {__version__}",
+        f"machine: {cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}",
+        f"detectors: {n_det} registered for {len(resolve_detectors(None, cat))} IDs; "
+        f"catalog version {cat.version}",
+    ]
+    with tempfile.TemporaryDirectory(prefix="strategylens-bench-") as tmp:
+        folder = Path(tmp)
+        n_src, size = build_corpus(folder, args.files)
+        lines.append(f"corpus: {args.files} files ({size / args.files / 1024:.1f} KiB mean) "
+                     f"copied from {n_src} distinct sources; jobs={args.jobs}; cache off")
+        lines.append("")
+        lines.append("| path | files | seconds | files/s | failed |")
+        lines.append("|---|---|---|---|---|")
+        for label, index in (("tree-sitter (--no-index)", False), ("with libclang index", True)):
+            secs, ok, failed = run(folder, args.jobs, index)
+            lines.append(f"| {label} | {ok + failed} | {secs:.2f} | {(ok + failed) / secs:.0f} "
+                         f"| {failed} |")
+    report = "\n".join(lines) + "\n"
+    sys.stdout.write(report)
+    if args.out:
+        args.out.write_text(report)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,291 @@
+"""Audit decisions over a recorded run trace: pure functions, tested on the CPU.
+
+The harness (``strategylens.harness.run_solution``) records a trace; ``audit(trace)`` returns
+the flags it raises with the evidence for each. A trace is a dict:
+
+``trials``
+    every call: ``phase`` (warmup|timed|probe-novel|probe-repeat|profile), ``set``,
+    ``outside_ms``, ``inside_ms``, ``return_ms``, ``event_ms``, ``cpu_ms``, ``correct``,
+    ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``, optional
+    ``profile`` (CUPTI totals for that call).
+``noop_overhead_ms``
+    outside-minus-inside time of no-op calls (the measured round trip).
+``fp_before`` / ``fp_after``
+    code fingerprints of the timing functions before and after loading the solution.
+``load``
+    ``wall_ms, cpu_ms, mem_delta, threads_delta, profile`` of loading the solution.
+``shim``
+    lines ``open\\t<path>`` / ``env\\t<name>`` logged after the solution was armed.
+``floor_pinned_ms``
+    the transfer floor of the size, when known.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+FLAGS = ("cross-call-state", "stale-output", "work-after-return", "load-time-work",
+         "host-compute", "input-mutation", "partial-output", "filesystem-access", "precision",
+         "timer-tamper", "nan-output")
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds; every value is recorded with the results."""
+
+    tamper_floor_ms: float = 0.02       # added to the measured round trip
+    tamper_overhead_mult: float = 2.0   # bound = max(mult * median noop, p99 noop) + floor
+    after_return_frac: float = 0.2      # device idle after return > this fraction of the call
+    after_return_min_ms: float = 0.02
+    load_wall_ms: float = 2000.0        # loading takes longer than this
+    load_cpu_ms: float = 1000.0
+    load_mem_bytes: int = 64 << 20      # device memory taken at load
+    host_cpu_frac: float = 0.5          # host CPU time over the call's time
+    host_device_frac: float = 0.25      # device busy (kernels, copies, memsets) over the call
+    probe_slow_ratio: float = 1.5       # fresh input slower than repeated by this ratio
+    probe_slow_min_ms: float = 0.1
+
+
+# Paths the CUDA stack, libc and the dynamic loader open on their own.
+_ALLOWED_PATH = re.compile(
+    r"^(/dev/(nvidia|null|zero|urandom|random|shm/cuda)|/proc/(self|thread-self)/|"
+    r"/proc/(cpuinfo|meminfo|stat|modules|devices|sys/|driver/nvidia)|/sys/|/usr/|/lib|/etc/"
+    r"(ld\.so|nvidia|localtime|host\.conf|nsswitch)|/opt/|/run/nvidia)")
+_ALLOWED_ENV = re.compile(
+    r"^(CUDA|CU|NV|__NV|__GL|NVIDIA|CUBLAS|CUSPARSE|CUSOLVER|CUFFT|CURAND|CUPTI|LD_|MALLOC|"
+    r"GLIBC|TZ$|LANG$|LC_|OMP_|GOMP_|KMP_|PTX|NCCL|OPENBLAS|MKL|XDG_CACHE_HOME$|HOME$|TMPDIR$|"
+    r"POSIXLY_CORRECT$|LIBC_)")
+
+
+def tamper_bound_ms(noop_overhead_ms: list[float], th: Thresholds = Thresholds()) -> float:
+    """Largest outside-minus-inside gap an honest call may show (ms)."""
+    if not noop_overhead_ms:
+        return th.tamper_floor_ms + 1.0
+    a = np.asarray(noop_overhead_ms, dtype=float)
+    return float(max(th.tamper_overhead_mult * np.median(a), np.percentile(a, 99)) +
+                 th.tamper_floor_ms)
+
+
+def call_ms(trace: dict) -> float:
+    """Median duration of the timed calls from the outside clock, less the median round trip
+    (a figure the solution cannot forge)."""
+    trials = _timed(trace)
+    rt = float(np.median(trace["noop_overhead_ms"])) if trace.get("noop_overhead_ms") else 0.0
+    return max(float(np.median([t["outside_ms"] for t in trials])) - rt, 1e-6)
+
+
+def _timed(trace: dict) -> list[dict]:
+    return [t for t in trace.get("trials", []) if t.get("phase") == "timed"]
+
+
+def _called(trace: dict) -> list[dict]:
+    return [t for t in trace.get("trials", []) if t.get("phase") != "warmup"]
+
+
+def check_timer_tamper(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Inside timers disagree with the outside clock, or timing code changed at load."""
+    changed = [s for s, v in (trace.get("fp_before") or {}).items()
+               if (trace.get("fp_after") or {}).get(s) not in (None, v)]
+    if changed:
+        return f"code bytes changed at load: {', '.join(sorted(changed))}"
+    trials = _timed(trace)
+    if not trials:
+        return None
+    bound = tamper_bound_ms(trace.get("noop_overhead_ms", []), th)
+    gap = float(np.median([t["outside_ms"] - t["inside_ms"] for t in trials]))
+    if abs(gap) > bound:
+        return f"outside - inside host clock = {gap:.3f} ms, bound {bound:.3f} ms"
+    ev = [t["outside_ms"] - t["event_ms"] for t in trials if t.get("event_ms", -1) >= 0]
+    if ev:
+        egap = float(np.median(ev))
+        if abs(egap) > bound:
+            return f"outside - CUDA events = {egap:.3f} ms, bound {bound:.3f} ms"
+    return None
+
+
+def check_stale_output(trace: dict) -> str | None:
+    """An output equals the answer of another input set (a cache that ignored new inputs)."""
+    stale = [t for t in _called(trace) if t.get("stale_of") is not None]
+    if stale:
+        t = stale[0]
+        return (f"{len(stale)} call(s) returned another input set's answer "
+                f"(first: set {t['set']} got answer of seed offset {t['stale_of']})")
+    return None
+
+
+def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Fresh input sets are answered wrongly, or every one is much slower than repeated inputs.
+
+    After the timed calls each fresh set is called twice (``probe-novel``, ``probe-repeat``).
+    An honest solution takes about as long on a set it has seen as on one it has not.
+    """
+    trials = trace.get("trials", [])
+    novel = [t for t in trials if t.get("phase") == "probe-novel"]
+    repeat = [t for t in trials if t.get("phase") == "probe-repeat"]
+    wrong = [t for t in novel if not t.get("correct", True)]
+    if wrong:
+        return f"{len(wrong)} fresh input set(s) answered wrongly after the timed calls"
+    timed = _timed(trace)
+    if not (novel and repeat and timed):
+        return None
+    med = float(np.median([t["outside_ms"] for t in timed]))
+    fast = min(med, float(np.median([t["outside_ms"] for t in repeat])))
+    slow = [t["outside_ms"] for t in novel]
+    if all(n > th.probe_slow_ratio * fast and n - fast > th.probe_slow_min_ms for n in slow):
+        return (f"fresh inputs took {', '.join(f'{n:.3f}' for n in slow)} ms against "
+                f"{fast:.3f} ms on inputs seen before: repeated inputs are served from a cache")
+    return None
+
+
+def check_work_after_return(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """The call returns long before the device is idle."""
+    trials = _timed(trace)
+    if not trials:
+        return None
+    ret = float(np.median([t["return_ms"] for t in trials]))
+    idle = float(np.median([t["inside_ms"] for t in trials]))
+    if idle - ret > th.after_return_min_ms and idle - ret > th.after_return_frac * idle:
+        return f"returned after {ret:.3f} ms, device idle after {idle:.3f} ms"
+    return None
+
+
+def check_load_time_work(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Work done while the library loads (constructors), outside any timed call."""
+    load = trace.get("load") or {}
+    prof = load.get("profile") or {}
+    reasons = []
+    if prof.get("kernel_launches", 0) or prof.get("h2d_bytes", 0) or prof.get("memsets", 0):
+        reasons.append(f"{prof.get('kernel_launches', 0)} kernel(s), {prof.get('h2d_bytes', 0)} "
+                       f"H2D bytes, {prof.get('memsets', 0)} memset(s) at load")
+    if load.get("mem_delta", 0) > th.load_mem_bytes:
+        reasons.append(f"{load['mem_delta'] >> 20} MiB of device memory taken at load")
+    if load.get("wall_ms", 0) > th.load_wall_ms:
+        reasons.append(f"loading took {load['wall_ms']:.0f} ms")
+    if load.get("cpu_ms", 0) > th.load_cpu_ms:
+        reasons.append(f"loading used {load['cpu_ms']:.0f} ms of CPU")
+    if load.get("threads_delta", 0) > 0:
+        reasons.append(f"{load['threads_delta']} thread(s) started at load")
+    return "; ".join(reasons) or None
+
+
+def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Most of the call is host CPU time spent outside the CUDA API while the device idles.
+
+    With CUPTI, host CPU time (all threads, from getrusage) minus the time inside CUDA runtime
+    calls must stay under ``host_cpu_frac`` of the call unless the device (kernels, copies,
+    memsets) is busy for at least ``host_device_frac`` of it. Without CUPTI, only a call that is
+    faster than the transfer floor while the host is busy is flagged.
+    """
+    trials = _timed(trace)
+    if not trials:
+        return None
+    call = call_ms(trace)
+    cpu = float(np.median([t["cpu_ms"] for t in trials]))
+    if call <= 0 or cpu < th.host_cpu_frac * call:
+        return None
+    profiled = [t["profile"] for t in trace.get("trials", []) if t.get("profile")]
+    if profiled:
+        busy = float(np.median([p["kernel_ms"] + p["h2d_ms"] + p["d2h_ms"] + p.get("memset_ms", 0)
+                                for p in profiled]))
+        api = float(np.median([p.get("api_ms", 0.0) for p in profiled]))
+        if cpu - api > th.host_cpu_frac * call and busy < th.host_device_frac * call:
+            return (f"host CPU {cpu:.3f} ms outside CUDA calls ({api:.3f} ms inside) of a "
+                    f"{call:.3f} ms call; device busy {busy:.3f} ms (CUPTI)")
+        return None
+    floor = trace.get("floor_pinned_ms")
+    if floor and call < 0.8 * floor:
+        return (f"host CPU {cpu:.3f} ms of a {call:.3f} ms call, faster than the transfer floor "
+                f"{floor:.3f} ms (no CUPTI)")
+    return None
+
+
+def check_input_mutation(trace: dict) -> str | None:
+    bad = [t for t in _called(trace) if t.get("inputs_changed")]
+    return f"inputs changed by {len(bad)} call(s)" if bad else None
+
+
+def check_partial_output(trace: dict) -> str | None:
+    bad = [t for t in _called(trace) if t.get("poison_left", 0) > 0]
+    if bad:
+        return f"poison left in {max(t['poison_left'] for t in bad)} output element(s)"
+    return None
+
+
+def check_nan_output(trace: dict) -> str | None:
+    bad = [t for t in _called(trace) if t.get("nan_count", 0) > 0 and not t.get("correct")]
+    if bad:
+        return f"{max(t['nan_count'] for t in bad)} NaN output element(s) the reference lacks"
+    return None
+
+
+def check_precision(trace: dict) -> str | None:
+    """Passes the task tolerance but fails its tight check."""
+    checked = [t for t in _called(trace) if t.get("correct") and t.get("tight_ok") is not None]
+    if checked and not any(t["tight_ok"] for t in checked):
+        err = max((t.get("max_abs_err") or 0.0) for t in checked)
+        return f"passes the task tolerance only (max abs error {err:.3g}); tight check fails"
+    return None
+
+
+def suspicious_accesses(shim_lines: list[str], own_pid: int | None = None,
+                        own_dirs: tuple[str, ...] = ()) -> list[str]:
+    """Shim log lines that are not the CUDA stack's own file or environment reads."""
+    out = []
+    for line in shim_lines:
+        kind, _, what = line.partition("\t")
+        if kind == "open":
+            if own_pid is not None and what.startswith(f"/proc/{own_pid}/"):
+                continue
+            if any(what.startswith(d) for d in own_dirs):
+                continue
+            if not _ALLOWED_PATH.match(what):
+                out.append(f"open {what}")
+        elif kind == "env" and not _ALLOWED_ENV.match(what):
+            out.append(f"getenv {what}")
+    return sorted(set(out))
+
+
+def check_filesystem_access(trace: dict) -> str | None:
+    hits = suspicious_accesses(trace.get("shim", []), trace.get("child_pid"))
+    return "; ".join(hits[:8]) if hits else None
+
+
+CHECKS = {
+    "cross-call-state": check_cross_call_state,
+    "stale-output": check_stale_output,
+    "work-after-return": check_work_after_return,
+    "load-time-work": check_load_time_work,
+    "host-compute": check_host_compute,
+    "input-mutation": check_input_mutation,
+    "partial-output": check_partial_output,
+    "filesystem-access": check_filesystem_access,
+    "precision": check_precision,
+    "timer-tamper": check_timer_tamper,
+    "nan-output": check_nan_output,
+}
+
+
+def audit(trace: dict, th: Thresholds = Thresholds()) -> dict[str, str]:
+    """Every flag the trace raises, mapped to its evidence.
+
+    Examples
+    --------
+    >>> audit({"trials": [{"phase": "timed", "set": 0, "outside_ms": 1.0, "inside_ms": 0.98,
+    ...                    "return_ms": 0.97, "event_ms": 0.97, "cpu_ms": 0.1,
+    ...                    "inputs_changed": True}], "noop_overhead_ms": [0.03]})
+    {'input-mutation': 'inputs changed by 1 call(s)'}
+    """
+    flags = {}
+    for name, fn in CHECKS.items():
+        try:
+            res = fn(trace, th) if "th" in fn.__code__.co_varnames else fn(trace)
+        except (KeyError, TypeError, ValueError) as exc:
+            res = None
+            flags.setdefault("_audit_errors", "")
+            flags["_audit_errors"] += f"{name}: {exc!r}; "
+        if res:
+            flags[name] = res
+    return flags

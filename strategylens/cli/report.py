@@ -1,0 +1,39 @@
+"""`strategylens report`: the regression report as HTML and Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from strategylens.cli.common import err
+from strategylens.cli.stats import DataOption, LabelsOption, StoreOption, load
+
+
+def command(
+    data: Optional[Path] = DataOption, store: Optional[Path] = StoreOption,
+    labels: Optional[Path] = LabelsOption,
+    out: Path = typer.Option(..., "--out", help="Directory for report.html, report.md, "
+                             "figures/ and tables/."),
+    title: str = typer.Option("strategylens report", help="Page title."),
+    banner: Optional[str] = typer.Option(None, help="A highlighted line under the title, e.g. "
+                                         "'Simulated data'."),
+    bootstrap: int = typer.Option(200, help="Task-cluster bootstrap replicates (0: none)."),
+    seed: int = typer.Option(0, help="Bootstrap seed."),
+    p: float = typer.Option(1.0, "--p", help="fast_p threshold."),
+    k: int = typer.Option(1, "--k", help="k of pass@k."),
+    bundle_threshold: float = typer.Option(0.9, help="Jaccard threshold for our bundles."),
+) -> None:
+    """Write the regression report (HTML and a Markdown twin) with figures and CSV tables.
+
+    Example: strategylens report --data results.csv --out report/
+    Example: strategylens report --store analyses/h200 --labels tags.jsonl --out report/
+    """
+    from strategylens.report import build_report
+
+    analysis = load(data, store, labels)
+    paths = build_report(analysis, out, title=title, banner=banner, bootstrap=bootstrap,
+                         seed=seed, p=p, k=k, bundle_threshold=bundle_threshold)
+    err.print(f"wrote {paths['html']} and {paths['markdown']}", highlight=False)
+    typer.echo(str(paths["html"]))

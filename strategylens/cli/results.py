@@ -1,0 +1,56 @@
+"""`strategylens results`: read a results store."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+from strategylens.cli.common import fail
+
+app = typer.Typer(help="Read and export a results store.", no_args_is_help=True)
+
+
+class ExportFormat(str, Enum):
+    csv = "csv"
+    parquet = "parquet"
+    json = "json"
+
+
+@app.command()
+def export(
+    store: Path = typer.Argument(..., help="Results store folder (written by `strategylens run`)."),
+    fmt: ExportFormat = typer.Option(ExportFormat.csv, "--format", "-f", help="csv, parquet or json"),
+    output: Path = typer.Option(None, "--output", "-o", help="File to write (default stdout)."),
+    trials: bool = typer.Option(False, "--trials", help="Export every raw call instead of the summary."),
+) -> None:
+    """Export a store's results, one row per (task, solution, size), or every raw call.
+
+    Examples:
+
+      strategylens results export analyses/h200 --format csv > h200.csv
+
+      strategylens results export analyses/h200 --trials --format parquet -o trials.parquet
+    """
+    from strategylens.store import read_results, read_trials
+
+    if not store.is_dir():
+        raise fail(f"{store}: no such store folder")
+    df = read_trials(store) if trials else read_results(store)
+    if df.empty:
+        raise fail(f"{store}: no results found under {store / ('trials' if trials else 'results')}")
+    if "audit_flags" in df:
+        df = df.assign(audit_flags=df["audit_flags"].map(";".join))
+    if fmt == ExportFormat.parquet:
+        if output is None and sys.stdout.isatty():
+            raise fail("parquet is binary: give --output FILE or redirect stdout")
+        df.to_parquet(output if output else sys.stdout.buffer, index=False)
+        return
+    text = df.to_csv(index=False) if fmt == ExportFormat.csv else \
+        df.to_json(orient="records", indent=1, default_handler=str) + "\n"
+    if output:
+        output.write_text(text)
+    else:
+        sys.stdout.write(text)

@@ -1,0 +1,82 @@
+"""`strategylens run`: build, run, time, audit and profile solutions of one task on the GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from strategylens.cli.common import EXIT_FINDINGS, EXIT_OK, Format, FormatOption, emit, fail, warn
+
+COLUMNS = ["task", "solution", "size", "compiled", "correct", "status", "e2e_ms_median",
+           "e2e_ms_iqr", "n_trials", "stop_rule", "cpu_ms", "speedup", "floor_ratio",
+           "audit_flags"]
+
+
+def _solutions(paths: list[Path]) -> list[Path]:
+    found = []
+    for p in paths:
+        if p.is_dir():
+            found += sorted(p.glob("*.cu"))
+        elif p.suffix == ".cu" and p.is_file():
+            found.append(p)
+        else:
+            warn(f"{p}: not a .cu file or a folder of them; skipped")
+    return found
+
+
+def command(
+    paths: list[Path] = typer.Argument(..., help="Solution .cu files or folders holding them."),
+    task: str = typer.Option(..., "--task", "-t", help="Task id or task folder."),
+    sizes: str = typer.Option("small,medium,large", "--sizes", help="Comma-separated sizes."),
+    store: Path = typer.Option(Path("results"), "--store", help="Results store folder."),
+    warmup_s: float = typer.Option(0.3, help="Warm-up time budget per solution and size (s)."),
+    measure_s: float = typer.Option(2.0, help="Measurement time budget (s)."),
+    noise: float = typer.Option(0.01, help="Stop when the relative noise of the median is under this."),
+    min_trials: int = typer.Option(10, help="Timed calls before the noise rule may stop."),
+    call_timeout_s: float = typer.Option(60.0, help="Wall-clock limit per call (s)."),
+    solution_timeout_s: float = typer.Option(600.0, help="Wall-clock limit per solution and size (s)."),
+    mem_limit_gib: float = typer.Option(32.0, help="Host memory limit of the child (GiB)."),
+    landlock: bool = typer.Option(True, help="Restrict the child's filesystem with Landlock."),
+    cupti: bool = typer.Option(True, help="Profile with CUPTI (cupti-python) when available."),
+    remeasure_cpu: bool = typer.Option(False, help="Time the CPU reference again, ignoring the cache."),
+    arch: str = typer.Option(None, help="nvcc -arch (default: from the GPU found now)."),
+    fmt: Format = FormatOption,
+) -> None:
+    """Run solutions of one task at several sizes; results go to the store as they finish.
+
+    Examples:
+
+      strategylens run tasks/black_scholes/solutions --task black_scholes --store runs/bs
+
+      strategylens run my.cu --task heat2d --sizes small --store runs/x --format json
+
+    A (solution, size) already in the store is skipped, so an interrupted run resumes.
+    Exit code 1 when a solution fails, is incorrect or raises an audit flag.
+    """
+    from strategylens.harness import RunConfig, benchmark
+    from strategylens.tasks import TaskError, load_task
+
+    try:
+        t = load_task(task)
+    except TaskError as exc:
+        raise fail(str(exc))
+    size_list = [s.strip() for s in sizes.split(",") if s.strip()]
+    bad = [s for s in size_list if s not in t.sizes]
+    if bad:
+        raise fail(f"{t.path / 'task.yaml'}: no size {', '.join(bad)} (have {', '.join(t.sizes)})")
+    sols = _solutions(paths)
+    if not sols:
+        raise fail("no solutions to run")
+    cfg = RunConfig(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise,
+                    min_trials=min_trials, call_timeout_s=call_timeout_s,
+                    solution_timeout_s=solution_timeout_s,
+                    mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock,
+                    cupti=cupti)
+    try:
+        rows = benchmark(t, sols, size_list, store, cfg, remeasure_cpu=remeasure_cpu, arch=arch)
+    except RuntimeError as exc:
+        raise fail(str(exc))
+    emit(rows, fmt, COLUMNS)
+    bad_rows = [r for r in rows if not r["correct"] or r["audit_flags"]]
+    raise typer.Exit(EXIT_FINDINGS if bad_rows else EXIT_OK)

@@ -1,0 +1,250 @@
+"""`strategylens stats`: strategy effects, contrasts, leaderboard and a simulated corpus."""
+
+from __future__ import annotations
+
+import json
+import math
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from strategylens.cli.common import EXIT_USAGE, Format, FormatOption, emit, err, fail, warn
+
+app = typer.Typer(
+    help="Relate strategies to same-task speedup.\n\n"
+         "Examples:\n\n"
+         "  strategylens stats effects --data results.csv\n\n"
+         "  strategylens stats effects --store analyses/h200 --labels tags.jsonl -f csv\n\n"
+         "  strategylens stats contrasts --data results.csv --kind size\n\n"
+         "  strategylens stats leaderboard --data results.csv --p 2 --k 5\n\n"
+         "  strategylens stats simulate --out sim.csv --seed 1",
+    no_args_is_help=True,
+)
+
+DataOption = typer.Option(None, "--data", help="Analysis CSV: task, solution, size, speedup, "
+                          "correct, author, one 0/1 column per strategy ID.")
+StoreOption = typer.Option(None, "--store", help="Results store directory (with --labels).")
+LabelsOption = typer.Option(None, "--labels", help="Tagger output: JSONL from `strategylens tag "
+                            "--format jsonl`, or Parquet with one row per label.")
+
+
+class Cov(str, Enum):
+    cr3 = "cr3"
+    cr1 = "cr1"
+
+
+_COV = {Cov.cr3: "cluster-crv3", Cov.cr1: "cluster"}
+
+
+def load(data: Optional[Path], store: Optional[Path], labels: Optional[Path]):
+    """Load the analysis table for a command; print input problems; exit 2 on bad input."""
+    from strategylens.stats import DataError, load_analysis
+
+    try:
+        analysis = load_analysis(data, store, labels)
+    except DataError as exc:
+        raise fail(str(exc), EXIT_USAGE) from None
+    for problem in analysis.problems:
+        warn(problem)
+    if analysis.table.empty:
+        raise fail(f"{analysis.source}: no correct solution with a positive speedup", EXIT_USAGE)
+    err.print(f"{analysis.source}: {len(analysis.table)} passing rows, {len(analysis.failures)} "
+              f"failed, {len(analysis.excluded)} excluded by audit flags; "
+              f"{len(analysis.strategies)} strategy columns", highlight=False)
+    return analysis
+
+
+def records(frame) -> list[dict]:
+    """DataFrame rows as dicts with NaN turned into None and numpy scalars into Python ones."""
+    out = []
+    for row in frame.to_dict("records"):
+        clean = {}
+        for k, v in row.items():
+            if hasattr(v, "item"):
+                v = v.item()
+            if isinstance(v, float) and math.isnan(v):
+                v = None
+            clean[str(k)] = v
+        out.append(clean)
+    return out
+
+
+def rounded(rows: list[dict], digits: int = 3) -> list[dict]:
+    """Round floats for the human view only."""
+    return [{k: (round(v, digits) if isinstance(v, float) else v) for k, v in r.items()}
+            for r in rows]
+
+
+def show(frame, fmt: Format, columns: list[str], title: str) -> None:
+    rows = records(frame)
+    emit(rounded(rows) if fmt == Format.human else rows, fmt,
+         columns if fmt in (Format.human, Format.csv) else None, title=title)
+
+
+_EFFECT_VIEW = ["strategy", "kind", "multiplier", "multiplier_low", "multiplier_high", "q_value",
+                "n_tasks", "n_with", "n_without", "bundle", "note"]
+
+
+@app.command()
+def effects(
+    data: Optional[Path] = DataOption, store: Optional[Path] = StoreOption,
+    labels: Optional[Path] = LabelsOption,
+    bundle_threshold: float = typer.Option(0.9, help="Jaccard at or above which strategies "
+                                           "form a bundle."),
+    min_with: int = typer.Option(3, help="Fewest solutions using a strategy to estimate it."),
+    min_tasks: int = typer.Option(2, help="Fewest tasks in which a strategy must vary."),
+    bootstrap: int = typer.Option(200, help="Task-cluster bootstrap replicates (0: none)."),
+    seed: int = typer.Option(0, help="Bootstrap seed."),
+    alpha: float = typer.Option(0.05, help="1 - confidence level."),
+    cov: Cov = typer.Option(Cov.cr3, help="Cluster-robust covariance: cr3 (jackknife) or cr1."),
+    fmt: Format = FormatOption,
+) -> None:
+    """Effect of each strategy on log speedup within task, size and author.
+
+    Human and CSV views show the main columns; json/jsonl carry every column (effect_log,
+    ci_low_log, ci_high_log, p_value, boot_low_log, ...).
+
+    Example: strategylens stats effects --data results.csv -f csv
+    """
+    from strategylens.stats import fit_effects
+
+    analysis = load(data, store, labels)
+    fit = fit_effects(analysis, bundle_threshold=bundle_threshold, min_with=min_with,
+                      min_tasks=min_tasks, bootstrap=bootstrap, seed=seed, alpha=alpha,
+                      cov_type=_COV[cov])
+    view = _EFFECT_VIEW if fmt == Format.human else list(fit.table.columns)
+    show(fit.table, fmt, view, "Strategy effects (multiplier on same-task speedup)")
+
+
+class Contrast(str, Enum):
+    structural = "structural"
+    size = "size"
+    acceleval = "acceleval"
+
+
+@app.command()
+def contrasts(
+    data: Optional[Path] = DataOption, store: Optional[Path] = StoreOption,
+    labels: Optional[Path] = LabelsOption,
+    kind: Contrast = typer.Option(Contrast.structural, "--kind",
+                                  help="structural (vs micro), size (effect by input size), or "
+                                       "acceleval (LIFT, selectivity, bundles beside ours)."),
+    bundle_threshold: float = typer.Option(0.9, help="Our bundle threshold (Jaccard)."),
+    acceleval_threshold: float = typer.Option(0.6, help="AccelEval's bundle threshold."),
+    alpha: float = typer.Option(0.05, help="1 - confidence level."),
+    cov: Cov = typer.Option(Cov.cr3, help="Cluster-robust covariance: cr3 or cr1."),
+    fmt: Format = FormatOption,
+) -> None:
+    """Structural vs micro, effects by size, or AccelEval's measures beside ours.
+
+    Example: strategylens stats contrasts --data results.csv --kind acceleval
+    """
+    from strategylens import stats
+
+    analysis = load(data, store, labels)
+    fit = stats.fit_effects(analysis, bundle_threshold=bundle_threshold, alpha=alpha,
+                            cov_type=_COV[cov])
+    if kind == Contrast.structural:
+        table = stats.structural_contrast(analysis, fit, alpha=alpha)
+        show(table, fmt, ["contrast", "method", "multiplier", "multiplier_low",
+                          "multiplier_high", "p_value", "n_strategies"],
+             "Structural vs micro strategies")
+    elif kind == Contrast.size:
+        table = stats.size_effects(analysis, fit, alpha=alpha)
+        if table.empty:
+            warn(f"{analysis.source}: only one size; no effect by size")
+        show(table, fmt, ["strategy", "size", "multiplier", "ci_low_log", "ci_high_log",
+                          "p_value", "note"], "Strategy effect by input size")
+    else:
+        table = stats.compare_methods(
+            fit.table, stats.acceleval_measures(analysis, bundle_threshold=acceleval_threshold))
+        show(table, fmt, ["strategy", "multiplier", "multiplier_low", "multiplier_high", "lift",
+                          "naive_ratio", "winner_coverage", "selectivity", "bundle",
+                          "acceleval_bundle", "agreement"],
+             "Ours (controlled) beside AccelEval's measures (uncontrolled)")
+
+
+@app.command()
+def leaderboard(
+    data: Optional[Path] = DataOption, store: Optional[Path] = StoreOption,
+    labels: Optional[Path] = LabelsOption,
+    p: float = typer.Option(1.0, "--p", help="fast_p threshold: speedup above p counts."),
+    k: int = typer.Option(1, "--k", help="k of pass@k."),
+    best: Optional[Path] = typer.Option(None, help="CSV task,size,best: fixed per-task best "
+                                        "speedup for PAR-GM (default: best in the data)."),
+    fmt: Format = FormatOption,
+) -> None:
+    """Pass count, geometric-mean speedup, PAR-GM, fast_p and pass@k per author and size.
+
+    Example: strategylens stats leaderboard --data results.csv --p 2 --k 5
+    """
+    import pandas as pd
+
+    from strategylens.stats import leaderboard as board
+
+    analysis = load(data, store, labels)
+    best_map = None
+    if best is not None:
+        try:
+            frame = pd.read_csv(best, dtype={"task": str, "size": str})
+            best_map = {(r.task, r.size): float(r.best) for r in frame.itertuples()}
+        except (OSError, ValueError, AttributeError, pd.errors.ParserError) as exc:
+            raise fail(f"{best}: need a CSV with columns task,size,best ({exc})") from None
+    table = board(analysis, p=p, k=k, best=best_map)
+    show(table, fmt, list(table.columns), "Leaderboard")
+
+
+@app.command()
+def simulate(
+    out: Path = typer.Option(..., "--out", help="CSV to write (the --data format)."),
+    tasks: int = typer.Option(24, help="Number of tasks."),
+    authors: int = typer.Option(6, help="Number of authors (models)."),
+    samples: int = typer.Option(2, help="Solutions per author and task."),
+    size_growth: float = typer.Option(0.0, help="Relative growth of effects per size step."),
+    seed: int = typer.Option(0, help="Random seed."),
+    fmt: Format = FormatOption,
+) -> None:
+    """Write a simulated corpus with planted, confounded effects; print the planted truth.
+
+    Example: strategylens stats simulate --out sim.csv --seed 1 && strategylens stats effects --data sim.csv
+    """
+    from strategylens.stats import simulate_corpus
+
+    corpus = simulate_corpus(n_tasks=tasks, n_authors=authors, samples=samples, seed=seed,
+                             size_growth=size_growth)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    corpus.frame.to_csv(out, index=False)
+    truth_path = out.with_suffix(".truth.json")
+    truth_path.write_text(json.dumps({"effects_log": corpus.effects, "structural":
+                                      corpus.structural, "bundles": corpus.bundles,
+                                      "author_skill_log": corpus.skill, "seed": seed},
+                                     indent=2) + "\n")
+    err.print(f"wrote {out} and {truth_path}", highlight=False)
+    bundle_of = {s: "+".join(b) for b in corpus.bundles for s in b}
+    rows = [{"strategy": s, "effect_log": e, "multiplier": math.exp(e),
+             "structural": corpus.structural[s], "bundle": bundle_of.get(s, "")}
+            for s, e in corpus.effects.items()]
+    emit(rounded(rows) if fmt == Format.human else rows, fmt, title="Planted effects")
+
+
+@app.command()
+def table(
+    data: Optional[Path] = DataOption, store: Optional[Path] = StoreOption,
+    labels: Optional[Path] = LabelsOption, fmt: Format = FormatOption,
+) -> None:
+    """The tidy analysis table (one row per task, solution, size) with each row's status.
+
+    Example: strategylens stats table --store analyses/h200 --labels tags.jsonl -f csv > table.csv
+    """
+    analysis = load(data, store, labels)
+    frame = analysis.all_rows
+    frame["status"] = "passed"
+    frame.loc[~frame["passed"], "status"] = "failed"
+    frame.loc[frame["cheating_flags"].fillna("") != "", "status"] = "excluded"
+    frame = frame.drop(columns=["passed"])
+    cols = ["task", "solution", "size", "author", "speedup", "status", "cheating_flags",
+            *analysis.strategies]
+    show(frame, fmt, [c for c in cols if c in frame.columns] if fmt == Format.human
+         else list(frame.columns), "Analysis table")

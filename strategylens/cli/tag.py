@@ -1,0 +1,134 @@
+"""`strategylens tag PATH...`: label CUDA files with catalog strategies and anti-patterns."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from strategylens.cli.common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Format, FormatOption,
+                                     emit, fail, iter_progress, warn)
+
+CSV_COLUMNS = ["path", "id", "kind", "confidence", "intensity", "line_start", "line_end",
+               "detector"]
+
+
+class DetectorSet(str, Enum):
+    ast = "ast"
+    substring = "substring"
+
+
+def command(
+    paths: list[Path] = typer.Argument(..., metavar="PATH...",
+                                       help="CUDA files or folders (recursive over .cu/.cuh)."),
+    fmt: Format = FormatOption,
+    out: Optional[Path] = typer.Option(None, "--out", "-o",
+                                       help="Also write one row per label to this .parquet file."),
+    detectors: DetectorSet = typer.Option(DetectorSet.ast, "--detectors",
+                                          help="ast (strategylens) or substring (AccelEval's "
+                                               "keyword rules, for comparison)."),
+    entry: str = typer.Option("solution_compute", "--entry",
+                              help="Entry point for reachability."),
+    no_index: bool = typer.Option(False, "--no-index",
+                                  help="Skip the libclang index pass (strides from tree-sitter)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: one per CPU)."),
+    no_cache: bool = typer.Option(False, "--no-cache",
+                                  help="Ignore and do not write the per-file cache "
+                                       "($STRATEGYLENS_CACHE or ~/.cache/strategylens/tag)."),
+    catalog: Optional[list[Path]] = typer.Option(None, "--catalog", "-c",
+                                                 help="An extra catalog folder (repeatable)."),
+    max_bytes: int = typer.Option(2 * 1024 * 1024, "--max-bytes",
+                                  help="Files larger than this are reported, not tagged."),
+) -> None:
+    """Tag CUDA files with the strategies and anti-patterns of the catalog.
+
+    Human table by default (file, ID, lines, confidence); --format jsonl prints one object per
+    file ({"path", "ok", "error", "labels": [...]}), --format csv one row per label and
+    evidence span (path, id, kind, confidence, intensity, line_start, line_end, detector).
+    Exit code 0 when every file was tagged, 1 when any file failed, 2 for bad usage.
+
+    Examples:
+      strategylens tag tasks/*/solutions
+      strategylens tag solution.cu --format jsonl
+      strategylens tag runs/ --format csv --jobs 2 > labels.csv
+      strategylens tag runs/ --out labels.parquet --no-index
+      strategylens tag solution.cu --detectors substring   # AccelEval's keyword labels
+    """
+    from strategylens import tagger
+
+    cat = None
+    try:
+        files = tagger.expand_paths(paths)
+    except FileNotFoundError as exc:
+        raise fail(str(exc), EXIT_USAGE) from None
+    if not files:
+        raise fail(f"no .cu or .cuh files under {', '.join(map(str, paths))}", EXIT_USAGE)
+    if detectors == DetectorSet.ast or catalog:
+        cat = tagger.get_catalog(list(catalog) if catalog else None)
+        problems = getattr(cat, "errors", [])
+        if problems:
+            warn(f"the catalog has {len(problems)} problem(s) (first: {problems[0]}); see "
+                 "`strategylens catalog validate`")
+    results = []
+    stream = tagger.tag_paths(files, jobs=jobs or None, detectors=detectors.value, entry=entry,
+                              index=not no_index, catalog=cat, cache=not no_cache,
+                              size_limit=max_bytes)
+    for r in iter_progress(stream, total=len(files), description="tagging"):
+        if not r.ok:
+            warn(r.error or f"{r.path}: failed")
+        if fmt == Format.jsonl:
+            sys.stdout.write(json.dumps(r.as_dict()) + "\n")
+            sys.stdout.flush()
+        results.append(r)
+    results.sort(key=lambda r: r.path)
+    rows = [row for r in results for row in r.rows()]
+    if fmt == Format.json:
+        emit([r.as_dict() for r in results], fmt)
+    elif fmt == Format.csv:
+        emit(rows, fmt, columns=CSV_COLUMNS)
+    elif fmt == Format.human:
+        emit(_human_rows(results), fmt, columns=["file", "id", "lines", "confidence"],
+             title=f"strategylens tag ({detectors.value})")
+    if out is not None:
+        try:
+            _write_parquet(rows, out)
+        except Exception as exc:
+            raise fail(f"{out}: cannot write parquet ({exc})", EXIT_USAGE) from None
+    failed = sum(not r.ok for r in results)
+    if failed:
+        warn(f"{failed} of {len(results)} files could not be tagged")
+    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def _human_rows(results) -> list[dict]:
+    rows = []
+    for r in results:
+        if not r.ok:
+            rows.append({"file": r.path, "id": "error", "lines": "", "confidence": ""})
+            continue
+        if not r.labels:
+            rows.append({"file": r.path, "id": "-", "lines": "", "confidence": ""})
+        for lb in r.labels:
+            spans = ", ".join(str(e.line_start) if e.line_start == e.line_end
+                              else f"{e.line_start}-{e.line_end}" for e in lb.evidence)
+            rows.append({"file": r.path, "id": lb.id, "lines": spans,
+                         "confidence": f"{lb.confidence:.2f}"})
+    return rows
+
+
+def _write_parquet(rows: list[dict], out: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([("path", pa.string()), ("id", pa.string()), ("kind", pa.string()),
+                        ("confidence", pa.float64()), ("intensity", pa.float64()),
+                        ("line_start", pa.int64()), ("line_end", pa.int64()),
+                        ("detector", pa.string())])
+    table = pa.Table.from_pylist(
+        [{**r, "intensity": None if r["intensity"] is None else float(r["intensity"])}
+         for r in rows], schema=schema)
+    pq.write_table(table, out)

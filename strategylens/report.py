@@ -1,0 +1,406 @@
+"""The regression report: HTML (jinja2) and a Markdown twin, with matplotlib figures.
+
+Every number shown comes from the tables of :mod:`strategylens.stats` that ``strategylens
+stats`` prints; the report also writes those tables as CSV under ``tables/`` beside it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, UTC
+from pathlib import Path
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from strategylens import stats
+
+_KIND_COLOR = {"S": "#1f77b4", "m": "#ff7f0e", "bundle": "#2ca02c", "": "#7f7f7f"}
+
+
+@dataclass
+class ReportTables:
+    """Every table the report shows, computed once.
+
+    Attributes are DataFrames from :mod:`strategylens.stats` (``effects``: fit_effects,
+    ``structural``: structural_contrast, ``sizes``: size_effects, ``compare``:
+    compare_methods, ``leaderboard``, ``jaccard``, ``task_matrix``, ``excluded``,
+    ``failures``), plus ``fit`` and the summary counts.
+    """
+
+    effects: pd.DataFrame
+    structural: pd.DataFrame
+    sizes: pd.DataFrame
+    compare: pd.DataFrame
+    leaderboard: pd.DataFrame
+    jaccard: pd.DataFrame
+    task_matrix: pd.DataFrame
+    excluded: pd.DataFrame
+    failures: pd.DataFrame
+    fit: stats.EffectsFit
+    summary: dict = field(default_factory=dict)
+
+
+def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] | None = None,
+                   bootstrap: int = 200, seed: int = 0, p: float = 1.0, k: int = 1,
+                   bundle_threshold: float = 0.9, acceleval_threshold: float = 0.6,
+                   alpha: float = 0.05) -> ReportTables:
+    """Run every analysis the report needs, with the same functions the CLI uses."""
+    structural = dict(structural) if structural is not None else stats.load_structural_map()
+    table = data.table
+    fit = stats.fit_effects(data, structural=structural, bundle_threshold=bundle_threshold,
+                            bootstrap=bootstrap, seed=seed, alpha=alpha)
+    used = [s for s in data.strategies if table[s].sum() > 0]
+    matrix = table.groupby("task")[used].mean() if used else pd.DataFrame()
+    excluded = data.excluded[[c for c in ("task", "solution", "size", "author", "speedup",
+                                          "cheating_flags") if c in data.excluded.columns]]
+    rows = data.all_rows
+    failures = (rows.groupby("author")["passed"].agg(n="size", passed="sum").reset_index()
+                .assign(failed=lambda f: f.n - f.passed))
+    summary = {
+        "source": data.source, "rows_passed": len(table), "rows_failed": len(data.failures),
+        "rows_excluded": len(data.excluded), "tasks": table["task"].nunique(),
+        "solutions": len(table.drop_duplicates(["task", "solution"])),
+        "authors": table["author"].nunique(), "sizes": stats._size_rank(table),
+        "strategies": len(data.strategies), "strategies_used": len(used),
+        "has_cpu_ms": "cpu_ms" in table.columns and bool(table["cpu_ms"].notna().any()),
+        "cov_type": {"cluster-crv3": "CR3 (leave-one-task-out jackknife)",
+                     "cluster": "CR1"}[fit.cov_type],
+        "df": fit.df_inference, "bootstrap": bootstrap, "alpha": alpha,
+        "bundle_threshold": bundle_threshold, "acceleval_threshold": acceleval_threshold,
+        "p": p, "k": k, "problems": list(data.problems),
+    }
+    return ReportTables(
+        effects=fit.table,
+        structural=stats.structural_contrast(data, fit, structural=structural, alpha=alpha),
+        sizes=stats.size_effects(data, fit, alpha=alpha),
+        compare=stats.compare_methods(
+            fit.table, stats.acceleval_measures(data, bundle_threshold=acceleval_threshold)),
+        leaderboard=stats.leaderboard(data, p=p, k=k),
+        jaccard=stats.jaccard_matrix(table, used), task_matrix=matrix, excluded=excluded,
+        failures=failures, fit=fit, summary=summary)
+
+
+# --------------------------------------------------------------------------------------------
+# Figures
+# --------------------------------------------------------------------------------------------
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _log_axis(axis) -> None:
+    """Log scale with plain tick labels (0.8, 1, 1.5, 2 ...) instead of powers of ten."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    lo, hi = axis.get_view_interval()
+    if hi / lo > 20:  # wide range: 1-3-10 per decade
+        nice = np.array([m * 10.0 ** e for e in range(-4, 8) for m in (1, 3)])
+    else:
+        nice = np.array([0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4, 5, 7,
+                         10, 15, 20])
+    ticks = nice[(nice >= lo) & (nice <= hi)]
+    if len(ticks) > 9:
+        ticks = ticks[:: math.ceil(len(ticks) / 9)]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def forest_plot(effects: pd.DataFrame, path: Path) -> Path:
+    """Multiplier with its CI (thick) and bootstrap CI (thin) per estimable strategy/bundle."""
+    plt = _plt()
+    est = effects[effects["estimable"]].sort_values("effect_log")
+    fig, ax = plt.subplots(figsize=(7.5, 0.32 * len(est) + 1.4))
+    y = np.arange(len(est))
+    for i, r in enumerate(est.itertuples()):
+        color = _KIND_COLOR.get(r.kind, "#7f7f7f")
+        if not (pd.isna(r.boot_low_log) or pd.isna(r.boot_high_log)):
+            ax.plot([math.exp(r.boot_low_log), math.exp(r.boot_high_log)], [i - 0.22] * 2,
+                    color=color, lw=1, alpha=0.6)
+        ax.plot([r.multiplier_low, r.multiplier_high], [i, i], color=color, lw=2.5)
+        ax.plot(r.multiplier, i, "o", color=color, ms=5)
+    ax.axvline(1.0, color="k", lw=0.8, ls="--")
+    ax.set_xscale("log")
+    _log_axis(ax.xaxis)
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{s} ({k})" if k else s for s, k in zip(est.strategy, est.kind, strict=True)],
+                       fontsize=8)
+    ax.set_xlabel("multiplier on same-task speedup (95% CI; thin: task bootstrap)")
+    handles = [plt.Line2D([], [], color=c, lw=2.5, label=lab) for lab, c in
+               (("structural", _KIND_COLOR["S"]), ("micro", _KIND_COLOR["m"]),
+                ("bundle", _KIND_COLOR["bundle"]))]
+    ax.legend(handles=handles, loc="lower right", fontsize=8)
+    ax.grid(axis="x", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def structural_plot(effects: pd.DataFrame, contrast: pd.DataFrame, path: Path) -> Path:
+    """Per-strategy multipliers by group, with the group means and their CIs."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    rows = contrast[contrast["method"] == "mean of effects"].set_index("contrast")
+    rng = np.random.default_rng(0)
+    for x, (kind, label) in enumerate((("S", "structural"), ("m", "micro"))):
+        pts = effects[(effects["kind"] == kind) & effects["estimable"]]
+        ax.scatter(x + rng.uniform(-0.12, 0.12, len(pts)), pts["multiplier"], s=18,
+                   color=_KIND_COLOR[kind], alpha=0.6, label=f"{label} strategies")
+        if label in rows.index:
+            r = rows.loc[label]
+            ax.errorbar(x + 0.3, r.multiplier, yerr=[[r.multiplier - r.multiplier_low],
+                                                      [r.multiplier_high - r.multiplier]],
+                        fmt="s", color="k", capsize=5, ms=6)
+    if "structural - micro" in rows.index:
+        r = rows.loc["structural - micro"]
+        ax.set_title(f"structural / micro: x{r.multiplier:.2f} "
+                     f"[{r.multiplier_low:.2f}, {r.multiplier_high:.2f}]", fontsize=10)
+    ax.axhline(1.0, color="k", lw=0.8, ls="--")
+    ax.set_yscale("log")
+    _log_axis(ax.yaxis)
+    ax.set_xticks([0.1, 1.1])
+    ax.set_xticklabels(["structural", "micro"])
+    ax.set_xlim(-0.5, 1.6)
+    ax.set_ylabel("multiplier (black: group mean, 95% CI)")
+    ax.legend(fontsize=8, loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def heatmap(matrix: pd.DataFrame, path: Path, *, label: str, annotate: bool = True,
+            cmap: str = "viridis") -> Path:
+    """A labelled heatmap of values in [0, 1]."""
+    plt = _plt()
+    n_r, n_c = matrix.shape
+    fig, ax = plt.subplots(figsize=(min(2 + 0.45 * n_c, 16), min(1.6 + 0.32 * n_r, 16)))
+    im = ax.imshow(matrix.to_numpy(dtype=float), vmin=0, vmax=1, cmap=cmap, aspect="auto")
+    ax.set_xticks(range(n_c))
+    ax.set_xticklabels(matrix.columns, rotation=60, ha="right", fontsize=8)
+    ax.set_yticks(range(n_r))
+    ax.set_yticklabels(matrix.index, fontsize=8)
+    if annotate and n_r * n_c <= 400:
+        for i in range(n_r):
+            for j in range(n_c):
+                v = matrix.iat[i, j]
+                r, g, b, _ = im.cmap(im.norm(v))
+                ax.text(j, i, f"{v:.2f}".lstrip("0") if v < 1 else "1", ha="center",
+                        va="center", fontsize=6,
+                        color="k" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "w")
+    fig.colorbar(im, ax=ax, label=label, shrink=0.8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def speedup_cpu_plot(table: pd.DataFrame, sizes: list[str], path: Path) -> Path:
+    """Speedup against CPU reference time, one colour per size (log-log)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    colors = plt.get_cmap("viridis")(np.linspace(0.1, 0.9, len(sizes)))
+    for size, color in zip(sizes, colors, strict=True):
+        part = table[(table["size"] == size) & table["cpu_ms"].notna()]
+        ax.scatter(part["cpu_ms"], part["speedup"], s=10, alpha=0.5, color=color, label=size)
+        if len(part):
+            ax.scatter([part["cpu_ms"].median()], [np.exp(np.log(part["speedup"]).mean())],
+                       marker="D", s=60, color=color, edgecolor="k")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.axhline(1.0, color="k", lw=0.8, ls="--")
+    _log_axis(ax.xaxis)
+    _log_axis(ax.yaxis)
+    ax.set_xlabel("CPU reference time (ms)")
+    ax.set_ylabel("speedup (diamond: geometric mean per size)")
+    ax.legend(title="size", fontsize=8)
+    ax.grid(which="both", alpha=0.2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------------------------
+
+def fmt_num(value, digits: int = 3) -> str:
+    """Numbers for people: 3 significant digits, p-values below 0.001 as ``<0.001``.
+
+    Examples
+    --------
+    >>> fmt_num(1.23456), fmt_num(0.0004, digits=-1), fmt_num(None), fmt_num(12345.6)
+    ('1.23', '<0.001', '', '12346')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if not isinstance(value, (float, np.floating)):
+        return str(value)
+    if digits == -1:  # p or q value
+        return "<0.001" if value < 0.001 else f"{value:.3f}"
+    if abs(value) >= 1000:
+        return f"{value:.0f}"
+    return f"{value:.{digits}g}" if abs(value) >= 1 else f"{value:.{digits - 1}f}"
+
+
+@dataclass
+class Cell:
+    """A formatted table cell; `num` right-aligns it in HTML."""
+
+    text: str
+    num: bool
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _rows(frame: pd.DataFrame, columns: list[str], pcols=("p_value", "q_value")) -> list[list]:
+    out = []
+    for rec in frame[columns].to_dict("records"):
+        out.append([Cell(fmt_num(rec[c], -1 if c in pcols else 3),
+                         isinstance(rec[c], (int, float, np.number)) and not isinstance(
+                             rec[c], (bool, np.bool_))) for c in columns])
+    return out
+
+
+def _table(frame: pd.DataFrame, columns: list[str], headers: list[str] | None = None) -> dict:
+    return {"headers": headers or columns, "rows": _rows(frame, columns)}
+
+
+def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, *,
+           title: str = "strategylens report", banner: str | None = None) -> dict[str, Path]:
+    """Write figures, CSV tables, ``report.html`` and ``report.md`` into `out_dir`."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    from strategylens import __version__
+
+    out = Path(out_dir)
+    figdir, tabdir = out / "figures", out / "tables"
+    figdir.mkdir(parents=True, exist_ok=True)
+    tabdir.mkdir(parents=True, exist_ok=True)
+    s = tables.summary
+    figures = {"forest": forest_plot(tables.effects, figdir / "forest.png"),
+               "structural": structural_plot(tables.effects, tables.structural,
+                                             figdir / "structural.png")}
+    if len(tables.jaccard):
+        figures["cooccurrence"] = heatmap(tables.jaccard, figdir / "cooccurrence.png",
+                                          label="Jaccard index over solutions")
+    if s["has_cpu_ms"]:
+        figures["speedup_cpu"] = speedup_cpu_plot(data.table, s["sizes"],
+                                                  figdir / "speedup_cpu.png")
+    if len(tables.task_matrix):
+        figures["task_matrix"] = heatmap(tables.task_matrix, figdir / "task_matrix.png",
+                                         label="share of the task's passing rows using it",
+                                         cmap="Blues")
+    for name in ("effects", "structural", "sizes", "compare", "leaderboard", "excluded"):
+        getattr(tables, name).to_csv(tabdir / f"{name}.csv", index=False)
+    tables.jaccard.to_csv(tabdir / "jaccard.csv")
+    tables.task_matrix.to_csv(tabdir / "task_matrix.csv")
+
+    eff = tables.effects
+    est = eff[eff["estimable"]].sort_values("effect_log", ascending=False).assign(
+        boot_low=lambda f: np.exp(f["boot_low_log"]), boot_high=lambda f: np.exp(f["boot_high_log"]))
+    notest = eff[~eff["estimable"]]
+    size_main = tables.sizes[~tables.sizes["size"].str.contains(" - ", regex=False)]
+    size_pivot = (size_main.pivot(index="strategy", columns="size", values="multiplier")
+                  .reindex(columns=s["sizes"]) if len(size_main) else pd.DataFrame())
+    trend = tables.sizes[tables.sizes["size"].str.contains(" - ", regex=False)]
+    if len(size_pivot):
+        trend_i = trend.set_index("strategy")
+        size_pivot = size_pivot.reset_index()
+        size_pivot["trend"] = size_pivot["strategy"].map(trend_i["multiplier"])
+        size_pivot["trend_low"] = size_pivot["strategy"].map(np.exp(trend_i["ci_low_log"]))
+        size_pivot["trend_high"] = size_pivot["strategy"].map(np.exp(trend_i["ci_high_log"]))
+        size_pivot["p_value"] = size_pivot["strategy"].map(trend_i["p_value"])
+    bundles = [{"label": f"B{i + 1}", "members": b,
+                "jaccard": fmt_num(float(tables.jaccard.loc[b, b].to_numpy()[
+                    ~np.eye(len(b), dtype=bool)].min())) if set(b) <= set(tables.jaccard.index)
+                else ""} for i, b in enumerate(tables.fit.bundles)]
+    ctx = {
+        "title": title, "banner": banner, "s": s, "version": __version__,
+        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "figures": {k: f"figures/{v.name}" for k, v in figures.items()},
+        "effects": _table(est, ["strategy", "kind", "multiplier", "multiplier_low",
+                                "multiplier_high", "boot_low", "boot_high", "p_value",
+                                "q_value", "n_tasks", "n_with", "n_without", "bundle", "note"],
+                          ["strategy", "kind", "multiplier", "CI low", "CI high", "boot low",
+                           "boot high", "p", "q", "tasks", "with", "without", "bundle",
+                           "note"]),
+        "not_estimable": _table(notest, ["strategy", "kind", "n_with", "n_without", "bundle",
+                                         "note"],
+                                ["strategy", "kind", "with", "without", "bundle", "reason"]),
+        "bundles": bundles,
+        "structural": _table(tables.structural, ["contrast", "method", "multiplier",
+                                                 "multiplier_low", "multiplier_high", "p_value",
+                                                 "n_strategies"],
+                             ["contrast", "method", "multiplier", "CI low", "CI high", "p",
+                              "strategies"]),
+        "sizes": _table(size_pivot, ["strategy", *s["sizes"], "trend", "trend_low",
+                                     "trend_high", "p_value"],
+                        ["strategy", *[f"multiplier at {z}" for z in s["sizes"]],
+                         f"{s['sizes'][-1]} / {s['sizes'][0]}" if s["sizes"] else "trend",
+                         "CI low", "CI high", "p"]) if len(size_pivot) else None,
+        "compare": _table(tables.compare, ["strategy", "multiplier", "multiplier_low",
+                                           "multiplier_high", "lift", "naive_ratio",
+                                           "winner_coverage", "selectivity", "bundle",
+                                           "acceleval_bundle", "agreement"],
+                          ["strategy", "ours", "CI low", "CI high", "LIFT", "naive",
+                           "winner coverage", "selectivity", "our bundle",
+                           f"AccelEval bundle (J >= {s['acceleval_threshold']})", "agreement"]),
+        "leaderboard": _table(tables.leaderboard, ["author", "size", "n", "passed",
+                                                   "gm_speedup", "par_gm", "fast_p",
+                                                   "pass_at_k", "n_tasks"],
+                              ["author", "size", "N", "passed", "GM speedup (passed)",
+                               "PAR-GM", f"fast_{fmt_num(s['p'])}", f"pass@{s['k']}",
+                               "tasks"]),
+        "excluded": _table(tables.excluded, list(tables.excluded.columns)),
+        "failures": _table(tables.failures, ["author", "n", "passed", "failed"]),
+    }
+    env = Environment(loader=PackageLoader("strategylens", "templates"),
+                      autoescape=select_autoescape(["html", "j2"], default=False),
+                      trim_blocks=True, lstrip_blocks=True)
+    html = env.get_template("report.html.j2").render(**ctx)
+    md_env = Environment(loader=PackageLoader("strategylens", "templates"), autoescape=False,
+                         trim_blocks=True, lstrip_blocks=True)
+    md_env.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", " ")
+    md = md_env.get_template("report.md.j2").render(**ctx)
+    (out / "report.html").write_text(html, encoding="utf-8")
+    (out / "report.md").write_text(md, encoding="utf-8")
+    return {"html": out / "report.html", "markdown": out / "report.md", **figures}
+
+
+def build_report(data: stats.AnalysisData, out_dir: str | Path, *, title: str = "strategylens "
+                 "report", banner: str | None = None, **kwargs) -> dict[str, Path]:
+    """Compute every table and write the report into `out_dir`.
+
+    Parameters
+    ----------
+    data : AnalysisData
+    out_dir : path
+        Receives ``report.html``, ``report.md``, ``figures/*.png`` and ``tables/*.csv``.
+    title, banner : str
+        Page title and an optional highlighted line (e.g. "simulated data").
+    **kwargs
+        Passed to :func:`compute_tables` (bootstrap, seed, p, k, thresholds, structural).
+
+    Returns
+    -------
+    dict
+        Name -> written path.
+    """
+    tables = compute_tables(data, **kwargs)
+    return render(tables, data, out_dir, title=title, banner=banner)

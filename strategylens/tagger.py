@@ -1,0 +1,399 @@
+"""Tag CUDA files with catalog strategies and anti-patterns.
+
+``tag_file`` / ``tag_source`` build the program model of one file (:mod:`strategylens.model`), run
+the detectors on it and merge their findings into one :class:`Label` per catalog ID.
+``tag_paths`` walks files and folders (``.cu`` / ``.cuh``), tags them in worker processes and
+yields results as they complete, with a per-file cache keyed by content hash, tool version and
+catalog version.
+
+A bad file never stops a run: it gets ``ok=False`` and an error that names the file and the
+problem (empty, binary, not UTF-8, too large, unbalanced braces), or a degraded result with
+warnings (unknown macros, parse errors around a construct, libclang missing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from strategylens import __version__
+from strategylens.detectors import Detector, Evidence, Label, load_detectors
+
+SIZE_LIMIT = 2 * 1024 * 1024
+SUFFIXES = (".cu", ".cuh")
+DEFAULT_CACHE = Path.home() / ".cache" / "strategylens" / "tag"
+
+
+@dataclass
+class FileResult:
+    """Labels of one file, or why it could not be tagged."""
+
+    path: str
+    ok: bool
+    error: str | None = None
+    labels: list[Label] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    index_status: str | None = None
+    cached: bool = False
+
+    def as_dict(self) -> dict:
+        """``{"path", "ok", "error", "labels": [...], "warnings"}``."""
+        return {"path": self.path, "ok": self.ok, "error": self.error,
+                "labels": [lb.as_dict() for lb in self.labels], "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_dict(cls, d: dict, index_status: str | None = None) -> "FileResult":
+        labels = [Label(lb["id"], lb["kind"], lb["confidence"], lb["intensity"],
+                        [Evidence(e["line_start"], e["line_end"], e["detector"], e.get("note", ""))
+                         for e in lb["evidence"]]) for lb in d.get("labels", [])]
+        return cls(d["path"], d["ok"], d.get("error"), labels, list(d.get("warnings", [])),
+                   index_status)
+
+    def rows(self) -> list[dict]:
+        """One flat row per (label, evidence) for csv / parquet."""
+        out = []
+        for lb in self.labels:
+            for ev in lb.evidence or [Evidence(0, 0, "")]:
+                out.append({"path": self.path, "id": lb.id, "kind": lb.kind,
+                            "confidence": round(lb.confidence, 3), "intensity": lb.intensity,
+                            "line_start": ev.line_start, "line_end": ev.line_end,
+                            "detector": ev.detector})
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# detector sets
+
+_CATALOGS: dict = {}
+
+
+def get_catalog(catalog=None):
+    """A Catalog: the object given, or the one loaded from a folder (or the built-in one)."""
+    if catalog is not None and not isinstance(catalog, (str, Path, list, tuple)):
+        return catalog
+    extra = [catalog] if isinstance(catalog, (str, Path)) else list(catalog or [])
+    key = "catalog:" + "|".join(map(str, extra))
+    if key not in _CATALOGS:
+        from strategylens.catalog import load_catalog
+        _CATALOGS[key] = load_catalog(extra, check_examples=False)
+    return _CATALOGS[key]
+
+
+def _kind_of(sid: str, catalog) -> str:
+    try:
+        return catalog.get(sid).kind
+    except (KeyError, AttributeError):
+        return "anti-pattern" if sid.startswith("AP-") else "strategy"
+
+
+def resolve_detectors(detectors=None, catalog=None) -> dict[str, list[Detector]]:
+    """Detectors by ID from ``None``/``'ast'`` (every registered detector and catalog query),
+    ``'substring'`` (AccelEval's keyword rules), a dict, or a list of detectors."""
+    if detectors is None or detectors == "ast":
+        return load_detectors(get_catalog(catalog))
+    if detectors == "substring":
+        from strategylens.detectors.substring import DETECTORS
+        out: dict[str, list[Detector]] = {}
+        for d in DETECTORS:
+            out.setdefault(d.id, []).append(d)
+        return out
+    if isinstance(detectors, dict):
+        return detectors
+    out = {}
+    for d in detectors:
+        d = d() if isinstance(d, type) else d
+        out.setdefault(d.id, []).append(d)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# one file
+
+def check_bytes(data: bytes, path: str, size_limit: int = SIZE_LIMIT) -> str | None:
+    """Why ``data`` cannot be tagged (an error naming the file), or None."""
+    if len(data) > size_limit:
+        return (f"{path}: file is {len(data)} bytes, over the size limit of {size_limit} bytes "
+                "(raise it with size_limit / --max-bytes)")
+    if not data.strip():
+        return f"{path}: empty file, nothing to tag"
+    nul = data.find(b"\0")
+    if nul >= 0:
+        return f"{path}: binary file (NUL byte at offset {nul}), not CUDA source"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return (f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at offset "
+                f"{exc.start}); re-encode the file as UTF-8")
+    return None
+
+
+def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
+               entry: str = "solution_compute", index: bool = True, catalog=None,
+               size_limit: int = SIZE_LIMIT) -> FileResult:
+    """Tag CUDA source text.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The source.
+    path : str
+        Name reported in the result and in error messages.
+    detectors : None, 'ast', 'substring', dict or list
+        Which detectors to run (see :func:`resolve_detectors`).
+    entry : str
+        Entry point for reachability.
+    index : bool
+        Run the libclang index pass for access strides.
+    catalog : Catalog, path or None
+        Catalog for declarative detectors and label kinds (the built-in one by default).
+
+    Returns
+    -------
+    FileResult
+    """
+    from strategylens.model import build_model
+
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    problem = check_bytes(data, path, size_limit)
+    if problem:
+        return FileResult(path, False, problem)
+    dets = detectors if isinstance(detectors, dict) else resolve_detectors(detectors, catalog)
+    try:
+        model = build_model(data, path, entry=entry, index=index)
+    except Exception as exc:  # a model bug must not end the run
+        return FileResult(path, False, f"{path}: could not build the program model "
+                                       f"({type(exc).__name__}: {exc})")
+    if model.unbalanced_braces is not None:
+        return FileResult(path, False, f"{path}: unbalanced braces: the '{{' or '}}' at line "
+                                       f"{model.unbalanced_braces} has no partner",
+                          warnings=list(model.warnings), index_status=model.index_status)
+    warnings = [f"{path}: {w}" for w in model.warnings]
+    if index and model.index_status != "ok":
+        warnings.append(f"{path}: libclang index {model.index_status}; access strides come "
+                        "from the tree-sitter estimate")
+    cat = get_catalog(catalog) if (detectors is None or detectors == "ast"
+                                   or catalog is not None) else None
+    labels: dict[str, Label] = {}
+    for sid, ds in dets.items():
+        for det in ds:
+            try:
+                findings = list(det.detect(model))
+            except Exception as exc:
+                warnings.append(f"{path}: detector {det.name} ({sid}) failed: "
+                                f"{type(exc).__name__}: {exc}")
+                continue
+            for f in findings:
+                lb = labels.get(sid)
+                if lb is None:
+                    lb = labels[sid] = Label(sid, _kind_of(sid, cat), f.confidence, f.intensity)
+                lb.confidence = max(lb.confidence, f.confidence)
+                if f.intensity is not None:
+                    lb.intensity = f.intensity if lb.intensity is None else max(
+                        lb.intensity, f.intensity)
+                ev = Evidence(f.line_start, f.line_end, det.name, f.note)
+                if all((e.line_start, e.line_end, e.detector) !=
+                       (ev.line_start, ev.line_end, ev.detector) for e in lb.evidence):
+                    lb.evidence.append(ev)
+    out = []
+    for sid in sorted(labels):
+        lb = labels[sid]
+        lb.evidence.sort(key=lambda e: (e.line_start, e.line_end, e.detector))
+        out.append(lb)
+    return FileResult(path, True, None, out, warnings, model.index_status)
+
+
+def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
+             index: bool = True, catalog=None, size_limit: int = SIZE_LIMIT) -> FileResult:
+    """Tag one file; problems reading it become an error result, never an exception."""
+    p = str(path)
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(size_limit + 1)
+    except OSError as exc:
+        return FileResult(p, False, f"{p}: cannot read ({exc.strerror or exc})")
+    return tag_source(data, p, detectors, entry, index, catalog, size_limit)
+
+
+# ---------------------------------------------------------------------------------------------
+# many files
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files named directly, plus .cu/.cuh files under folders (sorted). Raises
+    FileNotFoundError for a path that does not exist."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
+        elif p.exists():
+            out.append(p)
+        else:
+            raise FileNotFoundError(f"{p}: no such file or folder")
+    return out
+
+
+def _code_version() -> str:
+    """Hash of this package's analysis code and of registered detector modules, so edits to a
+    detector invalidate the cache even when the version number did not change."""
+    if "code" in _CATALOGS:
+        return _CATALOGS["code"]
+    h = hashlib.sha256(__version__.encode())
+    here = Path(__file__).parent
+    files = sorted([*here.glob("*.py"), *(here / "detectors").glob("*.py")])
+    try:
+        from importlib.metadata import entry_points
+        for ep in entry_points(group="strategylens.detectors"):
+            mod = sys.modules.get(ep.module) or __import__(ep.module, fromlist=["_"])
+            src = inspect.getsourcefile(mod)
+            if src:
+                files.append(Path(src))
+    except Exception:
+        pass
+    for f in sorted(set(files)):
+        try:
+            h.update(f.read_bytes())
+        except OSError:
+            pass
+    _CATALOGS["code"] = h.hexdigest()[:16]
+    return _CATALOGS["code"]
+
+
+class Cache:
+    """Per-file results on disk keyed by content hash, tool version, catalog version and options."""
+
+    def __init__(self, folder: str | Path | None = None, settings: str = "") -> None:
+        self.folder = Path(folder or os.environ.get("STRATEGYLENS_CACHE") or DEFAULT_CACHE)
+        self.settings = settings
+
+    def key(self, data: bytes) -> str:
+        h = hashlib.sha256(data)
+        h.update(b"\0" + self.settings.encode())
+        return h.hexdigest()
+
+    def get(self, data: bytes, path: str) -> FileResult | None:
+        f = self.folder / self.key(data)[:2] / (self.key(data) + ".json")
+        try:
+            d = json.loads(f.read_text())
+        except (OSError, ValueError):
+            return None
+        d["path"] = path
+        if d.get("error"):
+            d["error"] = d["error"].replace(d.get("_path", path), path)
+        r = FileResult.from_dict(d, d.get("index_status"))
+        r.warnings = [w.replace(d.get("_path", path), path) for w in r.warnings]
+        r.cached = True
+        return r
+
+    def put(self, data: bytes, result: FileResult) -> None:
+        k = self.key(data)
+        f = self.folder / k[:2] / (k + ".json")
+        try:
+            f.parent.mkdir(parents=True, exist_ok=True)
+            d = result.as_dict()
+            d["_path"] = result.path
+            d["index_status"] = result.index_status
+            tmp = f.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(d))
+            os.replace(tmp, f)
+        except OSError:
+            pass  # a read-only cache folder only costs speed
+
+
+_WORKER: dict = {}
+
+
+def _worker_init(detectors, entry, index, catalog, size_limit) -> None:
+    _WORKER.update(dets=resolve_detectors(detectors, catalog), entry=entry, index=index,
+                   catalog=catalog, size_limit=size_limit, spec=detectors)
+
+
+def _worker_tag(items: list[tuple[str, bytes]]) -> list[FileResult]:
+    w = _WORKER
+    out = []
+    for path, data in items:
+        r = tag_source(data, path, w["dets"], w["entry"], w["index"], w["catalog"],
+                       w["size_limit"])
+        out.append(r)
+    return out
+
+
+def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=None,
+              entry: str = "solution_compute", index: bool = True, catalog=None,
+              cache: bool | str | Path = True, size_limit: int = SIZE_LIMIT,
+              chunk: int = 8) -> Iterator[FileResult]:
+    """Tag files and folders (recursive over .cu/.cuh), yielding results as they complete.
+
+    Parameters
+    ----------
+    paths : sequence of str or Path
+        Files and folders; a missing path raises FileNotFoundError before any work starts.
+    jobs : int, optional
+        Worker processes (default: the number of CPUs); 1 tags in this process.
+    detectors, entry, index, catalog, size_limit
+        As for :func:`tag_source`; ``detectors`` must be None, 'ast' or 'substring' when
+        ``jobs > 1``.
+    cache : bool or path
+        Use the per-file cache (a folder, or $STRATEGYLENS_CACHE, or ~/.cache/strategylens/tag).
+    chunk : int
+        Files sent to a worker at a time.
+
+    Yields
+    ------
+    FileResult
+    """
+    files = expand_paths(paths)
+    jobs = jobs or os.cpu_count() or 1
+    if not isinstance(detectors, (str, type(None))):
+        jobs = 1  # detector objects may not pickle
+    store = None
+    if cache:
+        cat = get_catalog(catalog) if detectors != "substring" else None
+        settings = "|".join([__version__, _code_version(), getattr(cat, "version", "-"),
+                             str(detectors or "ast"), entry, str(bool(index)), str(size_limit)])
+        store = Cache(None if cache is True else cache, settings)
+    todo: list[tuple[str, bytes]] = []
+    for f in files:
+        p = str(f)
+        try:
+            with open(f, "rb") as fh:
+                data = fh.read(size_limit + 1)
+        except OSError as exc:
+            yield FileResult(p, False, f"{p}: cannot read ({exc.strerror or exc})")
+            continue
+        if len(data) > size_limit:
+            yield FileResult(p, False, check_bytes(data, p, size_limit))
+            continue
+        hit = store.get(data, p) if store else None
+        if hit is not None:
+            yield hit
+        else:
+            todo.append((p, data))
+    if not todo:
+        return
+    data_of = dict(todo)
+    if jobs <= 1 or len(todo) <= chunk:
+        dets = resolve_detectors(detectors, catalog)
+        for p, data in todo:
+            r = tag_source(data, p, dets, entry, index, catalog, size_limit)
+            if store:
+                store.put(data, r)
+            yield r
+        return
+    chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
+    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_worker_init,
+                             initargs=(detectors, entry, index, catalog, size_limit)) as ex:
+        pending = {ex.submit(_worker_tag, c) for c in chunks}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                for r in fut.result():
+                    if store:
+                        store.put(data_of[r.path], r)
+                    yield r

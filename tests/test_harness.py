@@ -1,0 +1,284 @@
+"""CPU tests of the harness: build, wrapper, ptxas parsing, validation and the audit decisions."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from strategylens import audit as A
+from strategylens import harness as H
+from strategylens.tasks import compare, load_task
+
+FIXTURE = Path(__file__).parent / "fixtures" / "harness_task" / "saxpy"
+NVCC = shutil.which("nvcc") or Path("/usr/local/cuda/bin/nvcc").exists()
+
+PTXAS = """\
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_Z1kifPKfPf' for 'sm_90'
+ptxas info    : Function properties for _Z1kifPKfPf
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 10 registers, used 1 barriers, 1024 bytes smem
+ptxas info    : Compiling entry function '_Z4big' for 'sm_90'
+ptxas info    : Function properties for _Z4big
+    48 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads
+ptxas info    : Used 255 registers
+"""
+
+
+@pytest.fixture(scope="module")
+def task():
+    return load_task(FIXTURE)
+
+
+def test_parse_ptxas_reads_every_kernel():
+    assert H.parse_ptxas(PTXAS) == [
+        {"kernel": "_Z1kifPKfPf", "arch": "sm_90", "registers": 10, "smem_bytes": 1024,
+         "stack_bytes": 0, "spill_stores": 0, "spill_loads": 0, "barriers": 1},
+        {"kernel": "_Z4big", "arch": "sm_90", "registers": 255, "smem_bytes": 0,
+         "stack_bytes": 48, "spill_stores": 16, "spill_loads": 8, "barriers": 0},
+    ]
+
+
+def test_wrapper_is_generated_from_the_signature(task):
+    assert H.wrapper_source(task.params) == (
+        'extern "C" void sl_entry(int n, float a, float* x, float* y, float* out) {\n'
+        "    solution_compute(n, a, x, y, out);\n}\n")
+
+
+def test_libraries_follow_includes():
+    src = '#include <cublas_v2.h>\n#include "cufft.h"\n#include <curand_kernel.h>\n'
+    assert H.libraries_used(src) == ["cublas", "cufft"]
+    assert H.libraries_used("#include <cuda_runtime.h>\n") == []
+
+
+@pytest.mark.skipif(not NVCC, reason="nvcc not installed")
+def test_build_compiles_caches_and_records_resources(task, tmp_path):
+    src = FIXTURE / "solutions" / "cpp_linkage.cu"
+    first = H.build_solution(src, task.params, arch="sm_90", cache_dir=tmp_path)
+    assert first.compiled and not first.cache_hit and first.error == ""
+    assert Path(first.so_path).exists()
+    assert [k["kernel"] for k in first.kernels] == ["_Z12saxpy_kernelifPKfS0_Pf"]
+    assert first.kernels[0]["registers"] > 0 and first.kernels[0]["arch"] == "sm_90"
+    assert "-O3" in first.flags and "-arch=sm_90" in first.flags
+    again = H.build_solution(src, task.params, arch="sm_90", cache_dir=tmp_path)
+    assert again.cache_hit and again.so_path == first.so_path
+
+
+@pytest.mark.skipif(not NVCC, reason="nvcc not installed")
+def test_compile_error_is_a_result(task, tmp_path):
+    bad = tmp_path / "bad.cu"
+    bad.write_text("void solution_compute(int n) { undeclared_thing(n); }\n")
+    res = H.build_solution(bad, task.params, arch="sm_90", cache_dir=tmp_path / "c")
+    assert res.compiled is False and res.so_path is None
+    assert "undeclared_thing" in res.error
+
+
+def test_native_helpers_compile(tmp_path):
+    paths = H.build_native(tmp_path)
+    assert sorted(paths) == ["slchild", "slshim"]
+    assert all(p.exists() for p in paths.values())
+
+
+def test_rel_noise_and_rotation():
+    assert H.rel_noise([1.0, 1.0, 1.0]) == float("inf")
+    assert H.rel_noise([1.0] * 10) == 0.0
+    noisy = H.rel_noise([1.0, 1.2, 0.8, 1.1, 0.9, 1.0, 1.05, 0.95])
+    assert 0.01 < noisy < 0.1
+    import random
+    order = H._rotation(random.Random(1))
+    first = [next(order) for _ in range(40)]
+    assert sorted(set(first)) == [0, 1] and first.count(0) == 20
+
+
+def test_transfer_floor():
+    bw = {"pinned_h2d": 50e9, "pinned_d2h": 25e9}
+    assert H.transfer_floor_ms(100e6, 50e6, bw, "pinned") == pytest.approx(4.0)
+    assert H.transfer_floor_ms(1, 1, bw, "pageable") is None
+
+
+@pytest.fixture(scope="module")
+def sets(task, tmp_path_factory):
+    import os
+    os.environ.setdefault("STRATEGYLENS_CACHE", str(tmp_path_factory.mktemp("cache")))
+    out = []
+    for k in range(3):
+        inputs = task.generate("small", k)
+        exp = {"out": (np.float32(inputs["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
+        out.append(H.InputSet(k, inputs, exp))
+    return out
+
+
+def _cmp(task):
+    return lambda got, exp, tight: compare(task, got, exp, tight=tight)
+
+
+def test_validate_verdicts(task, sets):
+    good = {"out": sets[0].expected["out"].copy()}
+    v = H._validate(good, sets[0], sets, _cmp(task), None)
+    assert (v["correct"], v["stale_of"], v["poison_left"], v["tight_ok"]) == (True, None, 0, True)
+    stale = H._validate({"out": sets[1].expected["out"].copy()}, sets[0], sets, _cmp(task), None)
+    assert (stale["correct"], stale["stale_of"]) == (False, 1)
+    part = good["out"].copy()
+    part.view(np.uint8)[-40:] = H.POISON_BYTE
+    p = H._validate({"out": part}, sets[0], sets, _cmp(task), None)
+    assert p["poison_left"] == 10 and p["correct"] is False
+    nan = H._validate({"out": np.full_like(part, np.nan)}, sets[0], sets, _cmp(task), None)
+    assert nan["nan_count"] == part.size and nan["correct"] is False
+    loose = (good["out"] * np.float32(1 + 3e-4)).astype(np.float32)
+    lv = H._validate({"out": loose}, sets[0], sets, _cmp(task), None)
+    assert (lv["correct"], lv["tight_ok"]) == (True, False)
+
+
+def test_layout_is_page_aligned_and_sized_for_the_largest_set(task, sets):
+    layout, size = H._layout([H._pget(p) for p in task.params], sets)
+    arrays = {p["name"]: (p["offset"], p["nbytes"]) for p in layout if p["kind"] == "array"}
+    assert arrays == {"x": (0, 16384), "y": (16384, 16384), "out": (32768, 16384)}
+    assert size == 49152
+
+
+# ---- audit decisions on recorded traces ---------------------------------------------------
+
+def trial(phase="timed", s=0, outside=1.20, inside=1.00, ret=0.99, event=1.0, cpu=0.3, **kw):
+    t = {"phase": phase, "set": s, "outside_ms": outside, "inside_ms": inside, "return_ms": ret,
+         "event_ms": event, "cpu_ms": cpu, "correct": True, "stale_of": None, "poison_left": 0,
+         "nan_count": 0, "inputs_changed": False, "tight_ok": True, "max_abs_err": 0.0}
+    t.update(kw)
+    return t
+
+
+def honest_trace(**kw):
+    trials = [trial(s=i % 2) for i in range(10)]
+    trials += [trial("probe-novel", 2), trial("probe-repeat", 2), trial("probe-novel", 3),
+               trial("probe-repeat", 3)]
+    prof = {"kernel_ms": 0.3, "h2d_ms": 0.4, "d2h_ms": 0.2, "memset_ms": 0.0, "api_ms": 0.3,
+            "kernel_launches": 1}
+    trials += [trial("profile", 0, profile=prof), trial("profile", 1, profile=prof)]
+    t = {"trials": trials, "noop_overhead_ms": [0.1, 0.11, 0.12, 0.1, 0.13],
+         "fp_before": {"clock_gettime": "a/2", "cudaEventElapsedTime": "b/1"},
+         "fp_after": {"clock_gettime": "a/2", "cudaEventElapsedTime": "b/1"},
+         "load": {"wall_ms": 0.3, "cpu_ms": 0.5, "mem_delta": 0, "threads_delta": 0,
+                  "profile": {"kernel_launches": 0, "h2d_bytes": 0, "memsets": 0}},
+         "shim": ["env\tCUDA_LOG_FILE", "open\t/proc/self/maps", "open\t/dev/nvidia0"],
+         "child_pid": 4242, "floor_pinned_ms": 0.5}
+    t.update(kw)
+    return t
+
+
+def test_honest_trace_raises_nothing():
+    assert A.audit(honest_trace()) == {}
+
+
+def test_tamper_bound():
+    assert A.tamper_bound_ms([0.1, 0.1, 0.1, 0.1]) == pytest.approx(0.22)
+    # a long tail of the no-op round trip widens the bound to its 99th percentile
+    assert A.tamper_bound_ms([0.1] * 90 + [0.5] * 10) == pytest.approx(0.52)
+
+
+def test_timer_tamper_from_clocks_and_from_code_bytes():
+    slow = honest_trace()
+    for t in slow["trials"]:
+        t["inside_ms"], t["event_ms"] = t["inside_ms"] / 10, t["event_ms"] / 10
+    assert set(A.audit(slow)) == {"timer-tamper"}
+    patched = honest_trace(fp_after={"clock_gettime": "z/2", "cudaEventElapsedTime": "b/1"})
+    assert A.check_timer_tamper(patched) == "code bytes changed at load: clock_gettime"
+    events_only = honest_trace()
+    for t in events_only["trials"]:
+        t["event_ms"] = 0.1
+    assert "CUDA events" in A.check_timer_tamper(events_only)
+
+
+def test_stale_and_cross_call_state():
+    tr = honest_trace()
+    tr["trials"][3].update(correct=False, stale_of=0)
+    tr["trials"][10].update(correct=False, stale_of=1)  # the first fresh set
+    assert set(A.audit(tr)) == {"stale-output", "cross-call-state"}
+
+
+def test_content_cache_is_caught_by_fresh_inputs_being_slow():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        if t["phase"] in ("timed", "probe-repeat"):
+            t.update(outside_ms=0.2, inside_ms=0.09, return_ms=0.089, event_ms=0.09)
+    assert set(A.audit(tr)) == {"cross-call-state"}
+    one_slow = honest_trace()  # a single slow fresh call is noise, not a cache
+    one_slow["trials"][10]["outside_ms"] = 5.0
+    assert "cross-call-state" not in A.audit(one_slow)
+
+
+def test_work_after_return():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        t["return_ms"] = 0.3
+    assert set(A.audit(tr)) == {"work-after-return"}
+
+
+def test_load_time_work():
+    tr = honest_trace(load={"wall_ms": 40.0, "cpu_ms": 5.0, "mem_delta": 768 << 20,
+                            "threads_delta": 0,
+                            "profile": {"kernel_launches": 1, "h2d_bytes": 0, "memsets": 1}})
+    assert set(A.audit(tr)) == {"load-time-work"}
+    assert "768 MiB" in A.check_load_time_work(tr)
+
+
+def test_host_compute_with_and_without_profile():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        t["cpu_ms"] = 3.0
+        if t.get("profile"):
+            t["profile"] = dict(t["profile"], kernel_ms=0.001, h2d_ms=0.0, d2h_ms=0.0, api_ms=0.05)
+    assert set(A.audit(tr)) == {"host-compute"}
+    honest_busy = honest_trace()  # host busy inside CUDA calls (pageable copies): not flagged
+    for t in honest_busy["trials"]:
+        t["cpu_ms"] = 1.0
+        if t.get("profile"):
+            t["profile"] = dict(t["profile"], api_ms=0.9)
+    assert A.audit(honest_busy) == {}
+    noprof = honest_trace(floor_pinned_ms=5.0)
+    noprof["trials"] = [t for t in noprof["trials"] if t["phase"] != "profile"]
+    for t in noprof["trials"]:
+        t["cpu_ms"] = 1.0
+    assert "no CUPTI" in A.check_host_compute(noprof)
+
+
+def test_output_and_input_checks():
+    tr = honest_trace()
+    tr["trials"][2].update(inputs_changed=True)
+    tr["trials"][4].update(correct=False, poison_left=64)
+    tr["trials"][5].update(correct=False, nan_count=4096)
+    assert set(A.audit(tr)) == {"input-mutation", "partial-output", "nan-output"}
+
+
+def test_nan_matching_the_reference_is_not_nan_output():
+    tr = honest_trace()
+    tr["trials"][2].update(nan_count=3)  # correct: the reference holds NaN there too
+    assert A.audit(tr) == {}
+
+
+def test_precision_needs_every_checked_call_to_fail_tight():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        t["tight_ok"], t["max_abs_err"] = False, 8e-4
+    assert A.check_precision(tr) == ("passes the task tolerance only (max abs error 0.0008); "
+                                     "tight check fails")
+    tr["trials"][1]["tight_ok"] = True
+    assert A.check_precision(tr) is None
+
+
+def test_filesystem_access_separates_cuda_stack_from_solution():
+    lines = ["open\t/proc/self/maps", "open\t/proc/4242/status", "open\t/dev/nvidiactl",
+             "open\t/usr/lib/x86_64-linux-gnu/libcuda.so.1", "env\tCUDA_VISIBLE_DEVICES",
+             "env\t__NV_PRIME_RENDER_OFFLOAD", "open\t../../tasks/saxpy/expected_output.txt",
+             "open\t/proc/4241/mem", "env\tSTRATEGYLENS_CACHE", "open\t/root/.cache/x.npz",
+             "open\t/etc/hostname"]
+    assert A.suspicious_accesses(lines, own_pid=4242) == [
+        "getenv STRATEGYLENS_CACHE", "open ../../tasks/saxpy/expected_output.txt",
+        "open /etc/hostname", "open /proc/4241/mem", "open /root/.cache/x.npz"]
+    assert set(A.audit(honest_trace(shim=lines))) == {"filesystem-access"}
+
+
+def test_call_ms_uses_the_outside_clock():
+    tr = honest_trace()
+    assert A.call_ms(tr) == pytest.approx(1.20 - 0.11)

@@ -1,0 +1,281 @@
+"""Program model facts on inline sources: exact values."""
+
+from pathlib import Path
+
+import pytest
+
+from strategylens.model import build_model, call_category
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tagger"
+
+SRC = r"""
+#include <cuda_runtime.h>
+#define BLOCK 256
+#define TILE (BLOCK / 8)
+#define USE_OLD 0
+constexpr int UNROLL = 4;
+static const int N2 = 1 << 10;
+enum { WARPS = 8, LANES = 32, NEXT };
+__constant__ float coeffs[16];
+
+template <int BS = 128>
+__global__ void __launch_bounds__(256, 2) scale(const float* __restrict__ in, float* out, int n) {
+    __shared__ float tile[TILE][TILE + 1];
+    extern __shared__ float dyn[];
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = tid;
+    // out[tid] = __shfl_down_sync(0, 1, 2);  a comment
+    const char* s = "cudaMemcpy(out, in, 4, x); __syncthreads();";
+    #pragma unroll UNROLL
+    for (int k = 0; k < 16; k += 2) {
+        tile[threadIdx.y][threadIdx.x] = in[i * 4 + k];
+        __syncthreads();
+    }
+    if (0) { out[tid] = 1.0f; }
+    if (USE_OLD) { atomicAdd(&out[1], 2.0f); }
+    if (tid < n) out[tid] = in[tid] * coeffs[0];
+    float4 v = reinterpret_cast<const float4*>(in)[tid];
+    atomicAdd(&out[0], v.x);
+}
+
+__device__ float helper(float x) { return x * x; }
+
+__global__ void unused(float* p) { p[threadIdx.x] = helper(1.0f); }
+
+void solution_compute(int n, const float* h_in, float* h_out) {
+    float *d_in, *d_out;
+    cudaMalloc(&d_in, n * sizeof(float));
+    cudaMemcpy(d_in, h_in, n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaStream_t st;
+    cudaStreamCreate(&st);
+    dim3 block(TILE, 4);
+    scale<BLOCK><<<(n + BLOCK - 1) / BLOCK, block, TILE * sizeof(float), st>>>(d_in, d_out, n);
+    cudaDeviceSynchronize();
+#if 0
+    unused<<<1, 32>>>(d_in);
+#endif
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def m():
+    return build_model(SRC, "inline.cu", index=False)
+
+
+def test_functions_and_qualifiers(m):
+    scale = m.function_of("scale")
+    assert scale.is_kernel and not scale.is_host
+    assert scale.qualifiers == {"__global__"}
+    assert scale.template_params == ["BS"]
+    assert scale.launch_bounds == ("256", "2")
+    assert [(p.name, p.is_pointer, p.is_const, p.is_restrict) for p in scale.params] == [
+        ("in", True, True, True), ("out", True, False, False), ("n", False, False, False)]
+    assert [k.name for k in m.kernels] == ["scale", "unused"]
+    assert [f.name for f in m.device_functions] == ["helper"]
+    assert [f.name for f in m.host_functions] == ["solution_compute"]
+    assert (scale.line_start, scale.line_end) == (12, 29)
+
+
+def test_launch_configuration(m):
+    live = m.launches_of("scale")
+    assert len(live) == 1
+    la = live[0]
+    assert (la.kernel, la.caller, la.line, la.kind) == ("scale", "solution_compute", 42, "chevron")
+    assert (la.grid, la.block, la.smem, la.stream) == (
+        "(n + BLOCK - 1) / BLOCK", "block", "TILE * sizeof(float)", "st")
+    assert la.grid_value is None
+    assert la.block_value == (32, 4)
+    assert la.template_args == ["BLOCK"]
+    assert m.eval_int(la.smem, m.function_of("solution_compute")) == 128
+    # the launch under `#if 0` exists but is not reachable
+    assert [x.kernel for x in m.launches_of(all=True)] == ["scale", "unused"]
+    assert m.launches_of("unused") == []
+
+
+def test_constants(m):
+    assert m.constants["BLOCK"] == 256
+    assert m.constants["TILE"] == 32
+    assert m.constants["UNROLL"] == 4
+    assert m.constants["N2"] == 1024
+    assert (m.constants["WARPS"], m.constants["LANES"], m.constants["NEXT"]) == (8, 32, 33)
+    assert m.macros["TILE"].value_text == "(BLOCK / 8)"
+    scale = m.function_of("scale")
+    assert m.eval_int("BS * 2", scale) == 512  # bound from the launch scale<BLOCK>
+    assert m.eval_int("sizeof(float4) + (7 >> 1) % 3 - ~0", None) == 16 + 0 + 1
+    assert m.eval_int("n + 1", scale) is None
+
+
+def test_shared_and_constant_declarations(m):
+    got = {(v.name, v.space, tuple(v.dim_values), v.size_bytes, v.extern) for v in m.vars}
+    assert got == {("coeffs", "constant", (16,), 64, False),
+                   ("tile", "shared", (32, 33), 32 * 33 * 4, False),
+                   ("dyn", "shared", (None,), None, True)}
+
+
+def test_loops_and_pragmas(m):
+    (lp,) = m.loops_in("scale")
+    assert (lp.kind, lp.var, lp.step_value, lp.bound_value, lp.trip_count) == ("for", "k", 2, 16, 8)
+    assert lp.unroll == 4  # `#pragma unroll UNROLL` folded through constexpr
+    assert lp.has_sync and lp.depth == 0 and lp.parent is None
+    assert [(p.kind, p.value, p.line) for p in m.pragmas] == [("unroll", 4, 19)]
+
+
+def test_loop_forms():
+    src = """
+__global__ void k(float* a, int n) {
+    for (int s = 16; s > 0; s >>= 1) a[s] = 0;
+    #pragma unroll
+    for (int j = 0; j <= 7; j++) { for (int q = 10; q > 0; q -= 3) a[q] = 1; }
+    #pragma unroll 1
+    for (int i = threadIdx.x; i < n; i += blockDim.x * gridDim.x) a[i] = 2;
+    int w = 0; while (w < 5) { w++; }
+}
+"""
+    m = build_model(src, index=False, entry="k")
+    got = [(lp.var, lp.step_op, lp.step_value, lp.trip_count, lp.unroll, lp.depth)
+           for lp in m.loops]
+    assert got == [("s", ">>", 1, 5, None, 0), ("j", "+", 1, 8, "full", 0),
+                   ("q", "-", -3, 4, None, 1), ("i", "+", None, None, 1, 0),
+                   (None, None, None, None, None, 0)]
+    assert m.loops[2].parent is m.loops[1]
+    assert m.loops[4].kind == "while"
+
+
+def test_calls_and_categories(m):
+    calls = [(c.name, c.category, c.function) for c in m.calls_in()]
+    assert calls == [
+        ("__syncthreads", "sync_threads", "scale"), ("atomicAdd", "atomic", "scale"),
+        ("cudaMalloc", "alloc", "solution_compute"), ("cudaMemcpy", "copy", "solution_compute"),
+        ("cudaStreamCreate", "stream", "solution_compute"),
+        ("cudaDeviceSynchronize", "device_sync", "solution_compute")]
+    # the atomic in `if (USE_OLD)` is a call, but not a reachable one
+    assert [c.line for c in m.calls_in(all=True) if c.name == "atomicAdd"] == [25, 28]
+
+
+def test_categories_of_names():
+    assert call_category("cub::DeviceScan::ExclusiveSum") == "cub"
+    assert call_category("thrust::sort") == "thrust"
+    assert call_category("cublasSgemm_v2") == "cublas"
+    assert call_category("cudaGraphLaunch") == "graph"
+    assert call_category("cudaMallocHost") == "pinned"
+    assert call_category("__shfl_xor_sync") == "shuffle"
+    assert call_category("__ballot_sync") == "vote"
+    assert call_category("sync", "cg::grid_group") == "grid_sync"
+    assert call_category("__ldg") == "ldg"
+    assert call_category("__expf") == "fast_math"
+    assert call_category("atomicAdd_block") == "atomic"
+    assert call_category("printf") is None
+
+
+def test_comments_and_strings_produce_nothing(m):
+    assert all(c.name != "__shfl_down_sync" for c in m.calls_in(all=True))
+    assert all(c.name != "cudaMemcpy" or c.function == "solution_compute"
+               for c in m.calls_in(all=True))
+    assert m.query("((identifier) @evidence (#eq? @evidence \"__shfl_down_sync\"))") == []
+
+
+def test_reachability(m):
+    assert m.entry_found
+    assert m.reachable == {"solution_compute", "scale"}
+    assert m.call_graph["solution_compute"] == {"scale"}
+    assert m.call_graph["unused"] == {"helper"}
+    assert [k.name for k in m.reachable_kernels()] == ["scale"]
+    dead = [a for a in m.accesses_in("scale", all=True) if a.line == 24]
+    assert len(dead) == 1 and not m.is_reachable(dead[0].node)
+    live = [(a.array, a.line) for a in m.accesses_in("unused")]
+    assert live == []  # an unlaunched kernel's accesses are filtered
+
+
+def test_missing_entry_makes_host_functions_roots():
+    m = build_model(SRC, index=False, entry="main")
+    assert not m.entry_found
+    assert m.reachable == {"solution_compute", "scale"}
+    assert any("entry point 'main' not found" in w for w in m.warnings)
+
+
+def test_kernel_only_file_treats_kernels_as_roots():
+    m = build_model("__global__ void k(float* a) { a[threadIdx.x] = 0; }", index=False)
+    assert m.reachable == {"k"}
+
+
+def test_accesses_spaces_and_writes(m):
+    got = [(a.array, a.index_text, a.space, a.is_write, a.cast_type)
+           for a in m.accesses_in("scale")]
+    assert got == [("tile", "threadIdx.x", "shared", True, None),
+                   ("in", "i * 4 + k", "global", False, None),
+                   ("out", "tid", "global", True, None),
+                   ("in", "tid", "global", False, None),
+                   ("coeffs", "0", "constant", False, None),
+                   ("in", "tid", "global", False, "float4"),
+                   ("out", "0", "global", True, None)]
+    assert m.accesses_in("scale")[0].indices == ["threadIdx.y", "threadIdx.x"]
+
+
+def test_thread_index_vars(m):
+    scale = m.function_of("scale")
+    assert m.thread_index_vars(scale) == {"tid", "i"}
+    assert m.uses_thread_index("blockIdx.x * 4")
+    assert not m.uses_thread_index("n * 4")
+
+
+def test_tree_sitter_strides(m):
+    got = [(a.array, a.stride_tx, a.stride_source) for a in m.accesses_in("scale")]
+    assert got == [("tile", 1, "tree-sitter"), ("in", 4, "tree-sitter"),
+                   ("out", 1, "tree-sitter"), ("in", 1, "tree-sitter"),
+                   ("coeffs", 0, "tree-sitter"), ("in", 1, "tree-sitter"),
+                   ("out", 0, "tree-sitter")]
+
+
+def test_device_param_space_from_call_site():
+    src = """
+__device__ float load(const float* p, int i) { return p[i]; }
+__global__ void k(const float* g, float* o) {
+    __shared__ float s[64];
+    s[threadIdx.x] = load(g, threadIdx.x);
+    o[threadIdx.x] = s[threadIdx.x];
+}
+void solution_compute(float* g, float* o) { k<<<1, 64>>>(g, o); }
+"""
+    m = build_model(src, index=False)
+    assert [(a.function, a.array, a.space) for a in m.accesses_in()] == [
+        ("load", "p", "global"), ("k", "s", "shared"), ("k", "o", "global"),
+        ("k", "s", "shared")]
+    assert m.reachable == {"solution_compute", "k", "load"}
+
+
+def test_unknown_macro_degrades_per_node():
+    src = """
+FORCE_INLINE __device__ float sq(float x) { return x * x; }
+__global__ void k(float* a) { __shared__ __align__(16) float s[32]; a[threadIdx.x] = sq(s[0]); }
+void solution_compute(float* a) { k<<<1, 32>>>(a); }
+"""
+    m = build_model(src, index=False)
+    assert m.degraded
+    assert m.warnings == ["line 2: unknown macro 'FORCE_INLINE'; parsed without it"]
+    assert [v.name for v in m.vars] == ["s"] and m.vars[0].size_bytes == 128
+    assert m.reachable == {"solution_compute", "k", "sq"}
+
+
+def test_unbalanced_braces_are_noted():
+    m = build_model("__global__ void k(float* a) { if (a) { a[0] = 1; }\n", index=False)
+    assert m.unbalanced_braces == 1
+
+
+def test_cooperative_launch_in_dead_else_branch():
+    m = build_model((FIXTURES / "graph_coop.cu").read_text(), index=False)
+    coop = [la for la in m.launches if la.kind == "cooperative"]
+    assert [(la.kernel, la.grid_value, la.block_value) for la in coop] == [
+        ("relax_all", (80,), (256,))]
+    assert m.launches_of("relax_all") == []  # `if (USE_GRAPH)` with USE_GRAPH 1: else is dead
+    assert m.reachable == {"solution_compute", "relax_step"}
+    (grid_sync,) = [c for c in m.calls_in(all=True) if c.category == "grid_sync"]
+    assert grid_sync.receiver == "grid"
+
+
+def test_struct_methods_and_cub_typedef():
+    m = build_model((FIXTURES / "thrust_cub.cu").read_text(), index=False)
+    assert "square::operator()" in m.reachable
+    cats = {(c.name, c.category) for c in m.calls_in("block_sum")}
+    assert cats == {("Sum", "cub"), ("BlockReduce", "cub")}
+    assert m.launches[0].block_value == (256,)

@@ -1,0 +1,128 @@
+"""Tests of the report, the `stats` and `report` commands, and the committed example."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from strategylens import report, stats
+from strategylens.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "analyses" / "example-report"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def sim_csv(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sim") / "sim.csv"
+    corpus = stats.simulate_corpus(n_tasks=10, n_authors=4, seed=7)
+    frame = corpus.frame
+    frame["HST-06"] = 0  # never used: must be reported, not dropped
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_report_doctests():
+    assert doctest.testmod(report).failed == 0
+
+
+def test_report_numbers_match_cli_tables(sim_csv, tmp_path):
+    out = tmp_path / "rep"
+    result = runner.invoke(app, ["report", "--data", str(sim_csv), "--out", str(out),
+                                 "--bootstrap", "30", "--banner", "Simulated"])
+    assert result.exit_code == 0, result.output
+    html = (out / "report.html").read_text()
+    md = (out / "report.md").read_text()
+    for name in ("forest", "structural", "cooccurrence", "speedup_cpu", "task_matrix"):
+        assert (out / "figures" / f"{name}.png").stat().st_size > 5000
+        assert f"figures/{name}.png" in html and f"figures/{name}.png" in md
+    cli = runner.invoke(app, ["stats", "effects", "--data", str(sim_csv), "--bootstrap", "30",
+                              "-f", "json"])
+    assert cli.exit_code == 0, cli.output
+    effects = json.loads(cli.stdout[cli.stdout.index("["):])
+    for row in effects:
+        if row["estimable"]:
+            cell = report.fmt_num(row["multiplier"])
+            assert re.search(rf"<td>{re.escape(row['strategy'])}</td><td>[^<]*</td>"
+                             rf'<td class="num">{re.escape(cell)}</td>', html), row["strategy"]
+            assert f"| {row['strategy']} | {row['kind']} | {cell} |" in md
+    assert "HST-06" in html and "not used by any correct solution" in html
+    saved = pd.read_csv(out / "tables" / "effects.csv")
+    assert saved.strategy.tolist() == [r["strategy"] for r in effects]
+    assert "Simulated" in html and "> **Simulated**" in md
+
+
+def test_report_without_cpu_time_says_so(tmp_path):
+    corpus = stats.simulate_corpus(n_tasks=6, n_authors=3, samples=2, seed=3)
+    table = corpus.data.table.drop(columns=["cpu_ms"])
+    data = stats.prepare_table(table, "nocpu.csv")
+    paths = report.build_report(data, tmp_path, bootstrap=0)
+    assert "speedup_cpu" not in paths
+    assert "no <code>cpu_ms</code> column" in paths["html"].read_text()
+    assert "no `cpu_ms` column" in paths["markdown"].read_text()
+
+
+def test_cli_bad_input_exit_code(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("task,speedup\na,1\n")
+    result = runner.invoke(app, ["stats", "effects", "--data", str(bad)])
+    assert result.exit_code == 2
+    assert f"{bad}: missing required column(s) solution" in result.output
+    result = runner.invoke(app, ["report", "--store", str(tmp_path), "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "--store DIR together with --labels FILE" in result.output
+
+
+def test_cli_contrasts_leaderboard_simulate(sim_csv, tmp_path):
+    res = runner.invoke(app, ["stats", "contrasts", "--data", str(sim_csv), "--kind",
+                              "structural", "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    lines = [ln for ln in res.stdout.splitlines() if ln.startswith(("contrast", "structural",
+                                                                    "micro"))]
+    assert lines[0] == ("contrast,method,multiplier,multiplier_low,multiplier_high,p_value,"
+                        "n_strategies")
+    assert [ln.split(",")[:2] for ln in lines[1:]] == [
+        ["structural", "mean of effects"], ["micro", "mean of effects"],
+        ["structural - micro", "mean of effects"], ["structural", "count model"],
+        ["micro", "count model"], ["structural - micro", "count model"]]
+    res = runner.invoke(app, ["stats", "contrasts", "--data", str(sim_csv), "--kind",
+                              "acceleval", "-f", "jsonl"])
+    rows = [json.loads(ln) for ln in res.stdout.splitlines() if ln.startswith("{")]
+    assert {r["strategy"] for r in rows} >= set(stats.DEFAULT_EFFECTS)
+    res = runner.invoke(app, ["stats", "leaderboard", "--data", str(sim_csv), "--p", "2",
+                              "--k", "2", "-f", "jsonl"])
+    rows = [json.loads(ln) for ln in res.stdout.splitlines() if ln.startswith("{")]
+    assert {(r["p"], r["k"]) for r in rows} == {(2.0, 2)}
+    assert [r["size"] for r in rows][:1] == ["small"]
+    out = tmp_path / "s.csv"
+    res = runner.invoke(app, ["stats", "simulate", "--out", str(out), "--tasks", "3",
+                              "--authors", "2", "--samples", "1", "-f", "json"])
+    assert res.exit_code == 0, res.output
+    truth = json.loads(out.with_suffix(".truth.json").read_text())
+    assert truth["effects_log"] == stats.DEFAULT_EFFECTS
+    assert pd.read_csv(out)["task"].nunique() == 3
+
+
+def test_committed_example_is_consistent():
+    """The committed report was rendered from the committed data."""
+    html = (EXAMPLE / "report" / "report.html").read_text()
+    assert "SIMULATED DATA" in html
+    for name in ("forest", "structural", "cooccurrence", "speedup_cpu", "task_matrix"):
+        assert (EXAMPLE / "report" / "figures" / f"{name}.png").exists()
+    data = stats.read_data_csv(EXAMPLE / "data.csv")
+    saved = pd.read_csv(EXAMPLE / "report" / "tables" / "effects.csv")
+    fit = stats.fit_effects(data)
+    pd.testing.assert_series_equal(saved["effect_log"], fit.table["effect_log"].astype(float),
+                                   check_exact=False, atol=1e-9)
+    truth = json.loads((EXAMPLE / "truth.json").read_text())
+    est = saved.set_index("strategy")
+    covered = [est.loc[s, "ci_low_log"] <= v <= est.loc[s, "ci_high_log"]
+               for s, v in truth["effects_log"].items()]
+    assert sum(covered) >= len(covered) - 2

@@ -1,0 +1,349 @@
+"""Tests of strategylens.stats: loading, joining, effects, contrasts, leaderboard, simulation."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from strategylens import stats
+
+
+def test_doctests_run():
+    result = doctest.testmod(stats, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 20
+    assert result.failed == 0
+
+
+# ---- loading -------------------------------------------------------------------------------
+
+def test_prepare_table_splits_rows_and_names_the_file():
+    raw = pd.DataFrame({
+        "task": ["a", "a", "a", "b", "b"],
+        "solution": ["s1", "s2", "s3", "s1", "s1"],
+        "size": ["m"] * 5,
+        "speedup": [3.0, 5.0, None, 2.0, 9.0],
+        "correct": ["true", "1", "0", "yes", "true"],
+        "audit_flags": ["", "cross-call-state;precision", "", "precision", ""],
+        "MEM-02": [1, 0, 1, 0, 0],
+        "AP-04": [0, 1, 0, 0, 0],
+    })
+    data = stats.prepare_table(raw, "runs.csv")
+    assert data.strategies == ["MEM-02"]
+    assert list(zip(data.table.task, data.table.solution, strict=True)) == [("a", "s1"), ("b", "s1")]
+    assert list(data.failures.solution) == ["s3"]
+    assert list(data.excluded.solution) == ["s2"]
+    assert data.excluded.cheating_flags.tolist() == ["cross-call-state"]
+    assert data.problems == ["runs.csv: 1 duplicate (task, solution, size) rows; the first of "
+                             "each is used"]
+
+
+def test_missing_column_error_names_file(tmp_path):
+    f = tmp_path / "bad.csv"
+    f.write_text("task,solution\na,b\n")
+    with pytest.raises(stats.DataError, match=r"bad\.csv: missing required column\(s\) speedup"):
+        stats.read_data_csv(f)
+
+
+def test_bad_strategy_values_are_reported(tmp_path):
+    f = tmp_path / "d.csv"
+    f.write_text("task,solution,speedup,MEM-02\na,x,2.0,1\na,y,3.0,yes\n")
+    data = stats.read_data_csv(f)
+    assert data.table["MEM-02"].tolist() == [1, 0]
+    assert data.problems == [f"{f}: strategy column MEM-02 must be 0/1; other values in rows 3 "
+                             "read as 0"]
+
+
+def _jsonl(path, records):
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\nnot json\n")
+
+
+def test_read_labels_jsonl_and_join(tmp_path):
+    lab = tmp_path / "tags.jsonl"
+    ev = [{"line_start": 3, "line_end": 9, "detector": "d"}]
+    _jsonl(lab, [
+        {"path": "runs/m1/bfs/sample_0.cu", "ok": True, "error": None, "labels": [
+            {"id": "LBL-03", "kind": "strategy", "confidence": 0.9, "intensity": None,
+             "evidence": ev},
+            {"id": "MEM-02", "kind": "strategy", "confidence": 0.8, "intensity": 1024,
+             "evidence": ev + ev}]},
+        {"path": "runs/m1/sort/sample_0.cu", "ok": True, "labels": []},
+        {"path": "runs/m1/scan/sample_0.cu", "ok": False, "error": "parse error", "labels": []},
+    ])
+    labels, problems = stats.read_labels(lab)
+    assert problems[1].startswith(f"{lab}:4: not a label record")
+    assert problems[0] == (f"{lab}:3: tagger failed on runs/m1/scan/sample_0.cu: parse error; "
+                           "its strategies are unknown, so it is left out")
+    assert sorted(labels.dropna(subset=["id"]).id.unique()) == ["LBL-03", "MEM-02"]
+    results = pd.DataFrame({"task": ["bfs", "bfs", "sort", "scan", "bfs"],
+                            "solution": ["sample_0.cu", "sample_0.cu", "sample_0.cu",
+                                         "sample_0.cu", "other.cu"],
+                            "size": ["small", "large", "small", "small", "small"],
+                            "speedup": [2.0, 8.0, 3.0, 4.0, 1.0]})
+    joined, jp = stats.join_results_labels(results, labels)
+    assert joined[["task", "size", "LBL-03", "MEM-02"]].values.tolist() == [
+        ["bfs", "small", 1, 1], ["bfs", "large", 1, 1], ["sort", "small", 0, 0]]
+    assert joined["MEM-02:intensity"].tolist()[:2] == [1024.0, 1024.0]
+    assert jp == ["solution sample_0.cu of task scan: 2 labelled files match by name, none in a "
+                  "folder named scan; left out",
+                  "solution other.cu of task bfs: no labelled file matches; left out"]
+
+
+def test_join_reports_ambiguous_paths():
+    labels = pd.DataFrame({"path": ["a/x/s.cu", "b/x/s.cu"], "id": ["MEM-02", "MEM-01"]})
+    joined, problems = stats.join_results_labels(
+        pd.DataFrame({"task": ["x"], "solution": ["s.cu"]}), labels)
+    assert joined.empty
+    assert problems == ["solution s.cu of task x: 2 labelled files match (a/x/s.cu, b/x/s.cu); "
+                        "left out"]
+
+
+def test_read_labels_parquet(tmp_path):
+    f = tmp_path / "labels.parquet"
+    pd.DataFrame({"path": ["t/s.cu", "t/s.cu"], "id": ["MEM-06", "CMP-04"],
+                  "kind": "strategy", "confidence": [1.0, 0.5], "intensity": [4, None],
+                  "line_start": [1, 2], "line_end": [1, 2], "detector": "x"}).to_parquet(f)
+    labels, problems = stats.read_labels(f)
+    wide = stats.labels_wide(labels, min_confidence=0.6)
+    assert problems == []
+    assert wide.to_dict("index") == {"t/s.cu": {"MEM-06": 1, "MEM-06:intensity": 4.0}}
+
+
+def test_store_without_module_says_so(monkeypatch, tmp_path):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake(name, *a, **k):
+        if name == "strategylens.store":
+            raise ImportError("No module named 'strategylens.store'")
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+    with pytest.raises(stats.DataError, match="needs strategylens.store.read_results"):
+        stats.read_store_results(tmp_path)
+
+
+def test_structural_map_reads_yaml_catalog(tmp_path):
+    d = tmp_path / "XYZ-01-thing"
+    d.mkdir()
+    (d / "strategy.yaml").write_text("id: XYZ-01\nkind: strategy\nstructural: true\n")
+    m = stats.load_structural_map(tmp_path)
+    assert m["XYZ-01"] is True and m["MEM-02"] is True and m["CMP-05"] is False
+
+
+# ---- effects -------------------------------------------------------------------------------
+
+def _hand_table(seed=0):
+    """Small corpus with every kind of not-estimable strategy."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in range(6):
+        for i in range(8):
+            a = f"au{i % 4}"
+            x1 = int(rng.random() < 0.5)
+            x2 = int(rng.random() < 0.5)
+            rows.append({
+                "task": f"t{t}", "solution": f"s{i}", "size": "m", "author": a,
+                "MEM-01": x1, "CMP-04": x2,
+                "PAR-02": x1,                       # identical to MEM-01
+                "MEM-06": int(t % 2 == 0),          # constant within each task
+                "CMP-05": int(t == 0 and i == 0),   # used once
+                "HST-02": int(a == "au1"),          # the author's fixed effect
+                "LBL-01": 0,                        # never used
+                "PAR-11": 1,                        # always used
+                "speedup": math.exp(1 + t * 0.3 + 0.4 * x1 + 0.1 * x2 + rng.normal(0, 0.1)),
+            })
+    return pd.DataFrame(rows)
+
+
+def test_not_estimable_strategies_are_reported_with_reasons():
+    fit = stats.fit_effects(_hand_table(), min_tasks=2)
+    t = fit.table.set_index("strategy")
+    assert set(t.index) == {"MEM-01", "MEM-06", "CMP-04", "CMP-05", "PAR-02", "PAR-11",
+                            "LBL-01", "HST-02", "MEM-01+PAR-02"}
+    assert t.loc["CMP-04", "estimable"] and t.loc["CMP-04", "note"] == ""
+    notes = t["note"].to_dict()
+    assert notes["LBL-01"] == "not used by any correct solution"
+    assert notes["PAR-11"] == "used by every correct solution: no comparison"
+    assert notes["CMP-05"] == "too rare: 1 solution(s) use it (need 3)"
+    assert notes["MEM-06"].startswith("no within-task variation")
+    assert notes["HST-02"] == "perfectly collinear with the fixed effects"
+    assert notes["MEM-01"] == "always co-occurs with PAR-02: only the bundle MEM-01+PAR-02 is estimable"
+    assert not t.loc[["LBL-01", "PAR-11", "CMP-05", "MEM-06", "HST-02", "MEM-01", "PAR-02"],
+                     "estimable"].any()
+    bundle = t.loc["MEM-01+PAR-02"]
+    assert bundle.kind == "bundle" and bundle.estimable
+    assert abs(bundle.effect_log - 0.4) < 0.1
+    assert t.loc["MEM-01", "bundle"] == t.loc["PAR-02", "bundle"] == bundle.bundle
+
+
+def test_statsmodels_matches_hand_rolled_least_squares():
+    corpus = stats.simulate_corpus(n_tasks=10, n_authors=4, seed=5)
+    table = corpus.data.table
+    fit = stats.fit_effects(table, structural=corpus.structural, cov_type="cluster")
+    names = list(fit.columns)
+    strategies = [fit.columns[n][0] for n in names]
+    # full dummy design: one column per task x size cell, authors but the first, strategies
+    cell = pd.get_dummies(table.task + "|" + table["size"], dtype=float)
+    auth = pd.get_dummies(table.author, drop_first=True, dtype=float)
+    x = np.hstack([cell.to_numpy(), auth.to_numpy(), table[strategies].to_numpy(float)])
+    y = np.log(table.speedup.to_numpy())
+    beta = np.linalg.lstsq(x, y, rcond=None)[0][-len(strategies):]
+    np.testing.assert_allclose(fit.params.to_numpy(), beta, atol=1e-10)
+    # CR1 by hand on the absorbed design: G/(G-1) (N-1)/(N-K) (X'X)^-1 sum_g X_g'e_g e_g'X_g (X'X)^-1
+    xr = np.asarray(fit.result.model.exog)
+    e = np.asarray(fit.result.resid)
+    bread = np.linalg.inv(xr.T @ xr)
+    groups = pd.factorize(table.task)[0]
+    meat = sum(np.outer(xr[groups == g].T @ e[groups == g], xr[groups == g].T @ e[groups == g])
+               for g in np.unique(groups))
+    n, k, g = len(y), xr.shape[1], len(np.unique(groups))
+    cov = bread @ meat @ bread * g / (g - 1) * (n - 1) / (n - k)
+    np.testing.assert_allclose(fit.cov.to_numpy(), cov, rtol=1e-8)
+    assert fit.df_inference == g - 1
+
+
+def test_bootstrap_agrees_with_analytic_interval():
+    corpus = stats.simulate_corpus(n_tasks=16, seed=11)
+    fit = stats.fit_effects(corpus.data, structural=corpus.structural, bootstrap=150, seed=2)
+    t = fit.table[fit.table.estimable & (fit.table.bundle == "")]
+    ratio = (t.boot_high_log - t.boot_low_log) / (t.ci_high_log - t.ci_low_log)
+    assert ratio.between(0.5, 1.6).all(), ratio.tolist()
+    mid = (t.boot_high_log + t.boot_low_log) / 2
+    assert (abs(mid - t.effect_log) < 0.5 * (t.ci_high_log - t.ci_low_log)).all()
+
+
+@pytest.mark.slow
+def test_simulation_recovers_planted_effects_and_naive_is_biased():
+    """Monte Carlo check of the whole method on confounded corpora.
+
+    60 corpora of 12 tasks, 6 authors (skill raises both speedup and strategy use), a planted
+    MEM-02/PAR-04 bundle. Pooled over 12 strategies, 720 intervals; with the intervals of one
+    corpus correlated, the Monte Carlo standard error of the coverage is about 0.012, so the
+    tolerance 0.915..0.985 is about 3 standard errors around 0.95.
+    """
+    hits, ours, naive, lift, contrast = [], [], [], [], []
+    for rep in range(60):
+        c = stats.simulate_corpus(n_tasks=12, seed=500 + rep)
+        fit = stats.fit_effects(c.data, structural=c.structural)
+        t = fit.table.set_index("strategy")
+        a = stats.acceleval_measures(c.data).set_index("strategy")
+        for sid, true in c.effects.items():
+            row = t.loc[sid]
+            assert row.estimable
+            hits.append(row.ci_low_log <= true <= row.ci_high_log)
+            ours.append(row.effect_log - true)
+            naive.append(math.log(a.loc[sid, "naive_ratio"]) - true)
+            lift.append(math.log(a.loc[sid, "lift"]) - true)
+        sc = stats.structural_contrast(c.data, fit, structural=c.structural)
+        contrast.append(sc.query("contrast == 'structural - micro' and "
+                                 "method == 'mean of effects'").iloc[0])
+    coverage = float(np.mean(hits))
+    assert 0.915 <= coverage <= 0.985, coverage
+    assert abs(np.mean(ours)) < 0.03
+    # author skill drives both strategy use and speedup: the uncontrolled measures inflate
+    assert np.mean(naive) > 0.3 and np.mean(lift) > 0.3
+    assert np.mean(np.array(naive) > 0) > 0.9
+    true_diff = (np.mean([v for s, v in c.effects.items() if c.structural[s]])
+                 - np.mean([v for s, v in c.effects.items() if not c.structural[s]]))
+    est = np.array([r.estimate_log for r in contrast])
+    assert (est > 0).all()
+    assert abs(est.mean() - true_diff) < 0.03
+    covered = np.mean([r.ci_low_log <= true_diff <= r.ci_high_log for r in contrast])
+    assert covered >= 0.85
+
+
+def test_structural_contrast_count_model_and_groups():
+    c = stats.simulate_corpus(n_tasks=16, seed=4)
+    sc = stats.structural_contrast(c.data, structural=c.structural)
+    assert sc[["contrast", "method"]].values.tolist() == [
+        ["structural", "mean of effects"], ["micro", "mean of effects"],
+        ["structural - micro", "mean of effects"], ["structural", "count model"],
+        ["micro", "count model"], ["structural - micro", "count model"]]
+    s_row = sc.iloc[0]
+    assert s_row.strategies.split(";") == ["MEM-01", "MEM-02", "CMP-01", "PAR-02", "PAR-04",
+                                           "LBL-02"]
+    assert (sc.query("contrast == 'structural - micro'").ci_low_log > 0).all()
+
+
+def test_size_effects_detect_growth():
+    c = stats.simulate_corpus(n_tasks=16, seed=2, size_growth=0.8)
+    se = stats.size_effects(c.data, structural=c.structural)
+    assert se["size"].unique().tolist() == ["small", "medium", "large", "large - small"]
+    trend = se[se["size"] == "large - small"].set_index("strategy")
+    # MEM-02 0.45 planted: 0.45 * 0.8 * 2 = 0.72 more on large than small
+    assert trend.loc["CMP-01", "ci_low_log"] > 0
+    assert abs(trend.loc["CMP-01", "effect_log"] - 0.4 * 1.6) < 0.25
+    one = c.data.table[c.data.table["size"] == "medium"]
+    assert stats.size_effects(one).empty
+
+
+# ---- co-occurrence, AccelEval measures, leaderboard -----------------------------------------
+
+def test_bundles_by_threshold():
+    t = pd.DataFrame({"task": "t", "solution": list("abcdefghij"), "author": "x",
+                      "MEM-02": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0],
+                      "PAR-04": [1, 1, 1, 1, 1, 0, 0, 0, 0, 0],   # J = 5/6
+                      "CMP-04": [1, 1, 1, 0, 0, 0, 0, 0, 1, 1]})  # J = 3/8 and 3/7
+    assert stats.find_bundles(t, ["MEM-02", "PAR-04", "CMP-04"], 0.9) == []
+    assert stats.find_bundles(t, ["MEM-02", "PAR-04", "CMP-04"], 0.6) == [["MEM-02", "PAR-04"]]
+    assert stats.find_bundles(t, ["MEM-02", "PAR-04", "CMP-04"], 0.4) == [
+        ["MEM-02", "CMP-04", "PAR-04"]]
+
+
+def test_acceleval_measures_exact():
+    t = pd.DataFrame({
+        "task": ["a", "a", "a", "b", "b", "b"], "solution": list("uvwxyz"), "size": "m",
+        "author": "q", "speedup": [8.0, 2.0, 4.0, 3.0, 12.0, 3.0],
+        "MEM-02": [1, 0, 0, 0, 1, 1], "CMP-04": [1, 1, 1, 1, 1, 1]})
+    m = stats.acceleval_measures(t).set_index("strategy")
+    # task a: log 8 - mean(log 2, log 4) = log(8 / sqrt 8); task b: mean(log 12, log 3) - log 3
+    expect_lift = math.exp((math.log(8 / math.sqrt(8)) + math.log(6 / 3)) / 2)
+    assert m.loc["MEM-02", "lift"] == pytest.approx(expect_lift)
+    assert m.loc["MEM-02", "winner_coverage"] == 1.0
+    assert m.loc["MEM-02", "prevalence"] == pytest.approx(0.5)
+    assert m.loc["MEM-02", "selectivity"] == pytest.approx(2.0)
+    assert m.loc["MEM-02", "naive_ratio"] == pytest.approx(
+        math.exp(np.mean(np.log([8, 12, 3])) - np.mean(np.log([2, 4, 3]))))
+    assert math.isnan(m.loc["CMP-04", "lift"]) and m.loc["CMP-04", "selectivity"] == 1.0
+
+
+def test_leaderboard_metrics():
+    rows = pd.DataFrame({
+        "task": ["a", "a", "a", "a", "b", "b", "b", "b"],
+        "solution": [f"s{i}" for i in range(8)], "size": "m",
+        "author": ["u", "u", "v", "v", "u", "u", "v", "v"],
+        "speedup": [4.0, 1.0, 8.0, None, 2.0, 0.5, 6.0, 3.0],
+        "correct": [1, 1, 1, 0, 1, 1, 1, 1],
+        "audit_flags": ["", "", "", "", "", "", "", "cross-call-state"]})
+    data = stats.prepare_table(rows)
+    lb = stats.leaderboard(data, p=1.5, k=2).set_index("author")
+    u, v = lb.loc["u"], lb.loc["v"]
+    assert (u.n, u.passed, v.n, v.passed) == (4, 4, 4, 2)
+    assert u.gm_speedup == pytest.approx((4 * 1 * 2 * 0.5) ** 0.25)
+    assert v.gm_speedup == pytest.approx(math.sqrt(48))
+    # best: a = 8, b = 6; v's failure on a scores 1/8, its cheating row on b scores 1/6
+    assert u.par_gm == pytest.approx((4 / 8 * 1 / 8 * 2 / 6 * 0.5 / 6) ** 0.25)
+    assert v.par_gm == pytest.approx((1 * 1 / 8 * 1 * 1 / 6) ** 0.25)
+    assert u.fast_p == pytest.approx(0.5) and v.fast_p == pytest.approx(0.5)
+    # pass@2 with n = 2 per task: u passes both tasks surely; v has c = 1 of 2 on each
+    assert u.pass_at_k == 1.0 and v.pass_at_k == 1.0
+    lb1 = stats.leaderboard(data, k=1).set_index("author")
+    assert lb1.loc["v", "pass_at_k"] == pytest.approx(0.5)
+    fixed = stats.leaderboard(data, best={("a", "m"): 16.0, ("b", "m"): 6.0}).set_index("author")
+    assert fixed.loc["v", "par_gm"] == pytest.approx((0.5 * 1 / 16 * 1 * 1 / 6) ** 0.25)
+
+
+def test_pass_at_k_matches_enumeration():
+    from itertools import combinations
+
+    n, c, k = 6, 2, 3
+    samples = [1] * c + [0] * (n - c)
+    subsets = list(combinations(range(n), k))
+    expect = sum(any(samples[i] for i in s) for s in subsets) / len(subsets)
+    assert stats.pass_at_k(n, c, k) == pytest.approx(expect)

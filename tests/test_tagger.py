@@ -1,0 +1,264 @@
+"""Tagger outputs, bad inputs, cache, CLI formats and exit codes, substring comparator."""
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from strategylens import tagger
+from strategylens.cli import app
+from strategylens.detectors import Detector, Finding
+from strategylens.detectors.substring import strip_comments
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tagger"
+
+
+class KernelDetector(Detector):
+    """Test detector: one finding per reachable kernel, intensity = its shared bytes."""
+
+    id = "MEM-02"
+
+    def detect(self, model):
+        for k in model.reachable_kernels():
+            shared = [v.size_bytes or 0 for v in model.vars_in(k, space="shared")]
+            yield Finding(k.line_start, k.line_start, 0.7, float(sum(shared)) if shared else None)
+
+
+class LaunchDetector(Detector):
+    id = "AP-01"
+
+    def detect(self, model):
+        for la in model.launches_of():
+            if la.grid_value == (1,):
+                yield Finding(la.line, la.line, 0.6)
+
+
+class BrokenDetector(Detector):
+    id = "CMP-04"
+
+    def detect(self, model):
+        raise ValueError("bad detector")
+
+
+DETS = [KernelDetector, LaunchDetector]
+
+GOOD = """
+__global__ void k(float* a) { __shared__ float s[64]; s[threadIdx.x] = a[threadIdx.x]; }
+__global__ void never(float* a) { a[0] = 1; }
+void solution_compute(float* a) { k<<<1, 64>>>(a); }
+"""
+
+
+def test_tag_source_merges_findings_and_dict_shape():
+    r = tagger.tag_source(GOOD, "good.cu", detectors=DETS, index=False)
+    assert r.ok and r.error is None
+    d = r.as_dict()
+    assert set(d) == {"path", "ok", "error", "labels", "warnings"}
+    assert d["labels"] == [
+        {"id": "AP-01", "kind": "anti-pattern", "confidence": 0.6, "intensity": None,
+         "evidence": [{"line_start": 4, "line_end": 4, "detector": "LaunchDetector"}]},
+        {"id": "MEM-02", "kind": "strategy", "confidence": 0.7, "intensity": 256.0,
+         "evidence": [{"line_start": 2, "line_end": 2, "detector": "KernelDetector"}]},
+    ]
+
+
+def test_entry_option_changes_reachability():
+    r = tagger.tag_source(GOOD.replace("solution_compute", "run"), "g.cu", detectors=DETS,
+                          entry="run", index=False)
+    assert [lb.id for lb in r.labels] == ["AP-01", "MEM-02"]
+    r = tagger.tag_source(GOOD, "g.cu", detectors=DETS, entry="missing", index=False)
+    assert r.ok and any("entry point 'missing' not found" in w for w in r.warnings)
+
+
+def test_failing_detector_is_a_warning_not_a_failure():
+    r = tagger.tag_source(GOOD, "good.cu", detectors=[KernelDetector, BrokenDetector],
+                          index=False)
+    assert r.ok and [lb.id for lb in r.labels] == ["MEM-02"]
+    assert r.warnings == ["good.cu: detector BrokenDetector (CMP-04) failed: ValueError: "
+                          "bad detector"]
+
+
+@pytest.fixture()
+def bad_tree(tmp_path):
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "good.cu").write_text(GOOD)
+    (d / "empty.cu").write_text("  \n")
+    (d / "binary.cu").write_bytes(b"__global__ void k() {}\0\x01\x02")
+    (d / "latin1.cu").write_bytes("// caf\xe9\n__global__ void k() {}\n".encode("latin-1"))
+    (d / "big.cu").write_text("// x\n" * 100)
+    (d / "braces.cu").write_text("__global__ void k(float* a) {\n  if (a) {\n    a[0] = 1;\n}\n")
+    (d / "macro.cu").write_text("FORCE_INLINE __device__ float f(float x) { return x; }\n"
+                                "__global__ void k(float* a) { a[0] = f(1); }\n"
+                                "void solution_compute(float* a) { k<<<1, 1>>>(a); }\n")
+    (d / "notes.txt").write_text("not cuda")
+    return d
+
+
+def test_bad_inputs_get_clear_errors_and_the_run_goes_on(bad_tree):
+    results = {Path(r.path).name: r for r in tagger.tag_paths(
+        [bad_tree], jobs=1, detectors=DETS, index=False, cache=False, size_limit=300)}
+    assert sorted(results) == ["big.cu", "binary.cu", "braces.cu", "empty.cu", "good.cu",
+                               "latin1.cu", "macro.cu"]
+    p = str(bad_tree)
+    assert results["empty.cu"].error == f"{p}/empty.cu: empty file, nothing to tag"
+    assert results["binary.cu"].error == (f"{p}/binary.cu: binary file (NUL byte at offset 22), "
+                                          "not CUDA source")
+    assert results["latin1.cu"].error == (f"{p}/latin1.cu: not UTF-8 (invalid byte 0xe9 at "
+                                          "offset 6); re-encode the file as UTF-8")
+    assert results["big.cu"].error == (f"{p}/big.cu: file is 301 bytes, over the size limit of "
+                                       "300 bytes (raise it with size_limit / --max-bytes)")
+    assert results["braces.cu"].error == (f"{p}/braces.cu: unbalanced braces: the '{{' or '}}' "
+                                          "at line 1 has no partner")
+    for name in ("empty.cu", "binary.cu", "latin1.cu", "big.cu", "braces.cu"):
+        assert not results[name].ok and results[name].labels == []
+    macro = results["macro.cu"]
+    assert macro.ok and macro.warnings == [
+        f"{p}/macro.cu: line 1: unknown macro 'FORCE_INLINE'; parsed without it"]
+    assert [lb.id for lb in macro.labels] == ["AP-01", "MEM-02"]
+    good = results["good.cu"]
+    assert good.ok and [lb.id for lb in good.labels] == ["AP-01", "MEM-02"]
+
+
+def test_parallel_run_matches_serial(bad_tree):
+    serial = {r.path: r.as_dict() for r in tagger.tag_paths(
+        [bad_tree], jobs=1, detectors="substring", index=False, cache=False)}
+    parallel = {r.path: r.as_dict() for r in tagger.tag_paths(
+        [bad_tree], jobs=2, detectors="substring", index=False, cache=False, chunk=1)}
+    assert parallel == serial
+    assert {Path(p).name: d["ok"] for p, d in serial.items()} == {
+        "big.cu": True, "binary.cu": False, "braces.cu": False, "empty.cu": False,
+        "good.cu": True, "latin1.cu": False, "macro.cu": True}
+
+
+def test_cache_hit_and_miss(tmp_path, monkeypatch):
+    monkeypatch.setenv("STRATEGYLENS_CACHE", str(tmp_path / "cache"))
+    src = tmp_path / "a.cu"
+    shutil.copy(FIXTURES / "reduce_shfl.cu", src)
+    first = list(tagger.tag_paths([src], jobs=1, detectors="substring", index=False))
+    second = list(tagger.tag_paths([src], jobs=1, detectors="substring", index=False))
+    assert [r.cached for r in first] == [False]
+    assert [r.cached for r in second] == [True]
+    assert second[0].as_dict() == first[0].as_dict()
+    moved = tmp_path / "b.cu"  # same content elsewhere: a hit that reports the new path
+    shutil.copy(src, moved)
+    (hit,) = tagger.tag_paths([moved], jobs=1, detectors="substring", index=False)
+    assert hit.cached and hit.path == str(moved)
+    src.write_text(src.read_text() + "\n// changed\n")
+    (third,) = tagger.tag_paths([src], jobs=1, detectors="substring", index=False)
+    assert not third.cached
+    # other settings are other entries
+    (fourth,) = tagger.tag_paths([moved], jobs=1, detectors="substring", index=False,
+                                 entry="main")
+    assert not fourth.cached
+    assert list((tmp_path / "cache").rglob("*.json"))
+
+
+def test_missing_path_raises():
+    with pytest.raises(FileNotFoundError, match="nope.cu: no such file or folder"):
+        list(tagger.tag_paths(["nope.cu"], cache=False))
+
+
+# --- substring comparator -------------------------------------------------------------------
+
+MISFIRE = """
+#include <cuda_runtime.h>
+static int clamp_index(int i, int n) { return i < n ? i : n - 1; }   // a static helper
+// we could use __shared__ memory and __syncthreads() here, but do not
+/* float4 would vectorise
+   this loop */
+__global__ void k(const float* a, float* b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) b[i] = a[clamp_index(i, n)];
+}
+void solution_compute(int n, const float* a, float* b) {
+    float* d;
+    cudaMalloc(&d, n * sizeof(float));
+    const char* url = "see http://example.org/__ldg";
+    k<<<(n + 255) / 256, 256>>>(d, d, n);
+    cudaFree(d);
+}
+"""
+
+
+def test_substring_rules_misfire_as_acceleval_does():
+    r = tagger.tag_source(MISFIRE, "misfire.cu", detectors="substring", index=False)
+    got = {lb.id: [(e.line_start, e.detector) for e in lb.evidence] for lb in r.labels}
+    # `static` on a helper + cudaMalloc = "persistent allocation"; keywords in comments are
+    # stripped, so MEM-02 and MEM-06 do not fire; AccelEval's stripper cuts `//` inside the string,
+    # so `__ldg` in the URL is not seen either.
+    assert got == {"HST-01": [(3, "substring:has_persistent_alloc"),
+                              (13, "substring:has_persistent_alloc")]}
+    assert all(lb.kind == "strategy" and lb.confidence == 0.5 for lb in r.labels)
+
+
+def test_substring_counts_keywords_in_strings_and_dead_code():
+    src = 'void solution_compute() { if (0) { const char* s = "__constant__ float4"; } }\n'
+    r = tagger.tag_source(src, "s.cu", detectors="substring", index=False)
+    assert [lb.id for lb in r.labels] == ["MEM-05", "MEM-06"]
+
+
+def test_strip_comments_keeps_line_numbers():
+    text = "a /* x\ny */ b // c\nd"
+    assert strip_comments(text) == "a \n b \nd"
+
+
+# --- CLI ---------------------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def _run(*args):
+    return runner.invoke(app, ["tag", *map(str, args)])
+
+
+def test_cli_jsonl_one_object_per_file(bad_tree):
+    res = _run(bad_tree / "good.cu", bad_tree / "empty.cu", "--format", "jsonl", "--no-cache",
+               "--no-index", "--detectors", "substring", "--jobs", "1")
+    assert res.exit_code == 1  # empty.cu failed
+    objs = [json.loads(line) for line in res.stdout.splitlines()]
+    assert sorted(o["path"].rsplit("/", 1)[1] for o in objs) == ["empty.cu", "good.cu"]
+    for o in objs:
+        assert set(o) == {"path", "ok", "error", "labels", "warnings"}
+    assert "empty.cu: empty file, nothing to tag" in res.stderr
+
+
+def test_cli_csv_and_parquet(tmp_path):
+    out = tmp_path / "labels.parquet"
+    res = _run(FIXTURES / "reduce_shfl.cu", "--format", "csv", "--no-cache", "--no-index",
+               "--detectors", "substring", "--out", out, "--jobs", "1")
+    assert res.exit_code == 0, res.stderr
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert list(rows[0]) == ["path", "id", "kind", "confidence", "intensity", "line_start",
+                             "line_end", "detector"]
+    got = [(r["id"], r["line_start"]) for r in rows]
+    assert got == [("CMP-04", "11"), ("HST-01", "6"), ("HST-01", "38"), ("MEM-02", "18"),
+                   ("MEM-02", "27"), ("PAR-03", "13"), ("PAR-06", "31"), ("PAR-11", "17")]
+    import pyarrow.parquet as pq
+    table = pq.read_table(out)
+    assert table.column_names == list(rows[0])
+    assert table.column("id").to_pylist() == [r["id"] for r in rows]
+
+
+def test_cli_human_table_and_exit_codes(tmp_path):
+    res = _run(FIXTURES / "matmul_tiled.cu", "--no-cache", "--no-index", "--detectors",
+               "substring", "--jobs", "1")
+    assert res.exit_code == 0
+    assert "MEM-02" in res.stdout and "10, 18" in res.stdout
+    assert _run(tmp_path / "missing.cu").exit_code == 2
+    (tmp_path / "empty").mkdir()
+    res = _run(tmp_path / "empty")
+    assert res.exit_code == 2 and "no .cu or .cuh files" in res.stderr
+
+
+def test_cli_ast_detectors_run(tmp_path):
+    res = _run(FIXTURES / "graph_coop.cu", "--format", "json", "--no-cache", "--jobs", "1")
+    assert res.exit_code == 0, res.stderr
+    (obj,) = json.loads(res.stdout)
+    assert obj["ok"] and obj["error"] is None
+    assert all(set(lb) >= {"id", "kind", "confidence", "intensity", "evidence"}
+               for lb in obj["labels"])
