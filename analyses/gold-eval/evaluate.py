@@ -1,0 +1,90 @@
+"""Agreement of the tagger with hand labels on LLM-style solutions it was not built from.
+
+Reads tests/fixtures/gold/labels.yaml (hand labels, with `unsure` IDs left out of scoring), tags
+each file, and prints per-file and per-ID agreement: file-level precision and recall, and how often
+the reported evidence covers a hand-labelled line. Writes results.json beside this script.
+
+    .venv/bin/python analyses/gold-eval/evaluate.py
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from strategylens import REPO_ROOT, __version__
+from strategylens.catalog import load_catalog
+from strategylens.detectors import load_detectors
+from strategylens.tagger import tag_file
+
+GOLD = REPO_ROOT / "tests" / "fixtures" / "gold"
+
+
+def evaluate(gold_dir: Path = GOLD, index: bool = True) -> dict:
+    labels = yaml.safe_load((gold_dir / "labels.yaml").read_text())
+    catalog = load_catalog()
+    detectors = load_detectors(catalog)
+    ids = catalog.ids
+    files, tp, fp, fn, line_hits = [], {}, {}, {}, {}
+    for name, spec in labels.items():
+        result = tag_file(gold_dir / name, detectors=detectors, index=index, catalog=catalog)
+        reported = {lab.id: lab for lab in result.labels}
+        present = spec.get("present") or {}
+        unsure = set(spec.get("unsure") or [])
+        row = {"file": name, "false_positive": [], "false_negative": [], "line_miss": []}
+        for sid in ids:
+            if sid in unsure:
+                continue
+            want, got = sid in present, sid in reported
+            if want and got:
+                tp[sid] = tp.get(sid, 0) + 1
+                spans = [(e.line_start, e.line_end) for e in reported[sid].evidence]
+                hit = any(a <= line <= b for line in present[sid] for a, b in spans)
+                line_hits[sid] = line_hits.get(sid, 0) + hit
+                if not hit:
+                    row["line_miss"].append(sid)
+            elif got:
+                fp[sid] = fp.get(sid, 0) + 1
+                row["false_positive"].append(sid)
+            elif want:
+                fn[sid] = fn.get(sid, 0) + 1
+                row["false_negative"].append(sid)
+        files.append(row)
+    n_tp, n_fp, n_fn = sum(tp.values()), sum(fp.values()), sum(fn.values())
+    return {
+        "files": files,
+        "per_id": {sid: {"tp": tp.get(sid, 0), "fp": fp.get(sid, 0), "fn": fn.get(sid, 0),
+                         "line_hits": line_hits.get(sid, 0)}
+                   for sid in sorted(set(tp) | set(fp) | set(fn))},
+        "precision": round(n_tp / (n_tp + n_fp), 3) if n_tp + n_fp else None,
+        "recall": round(n_tp / (n_tp + n_fn), 3) if n_tp + n_fn else None,
+        "line_hit_rate": round(sum(line_hits.values()) / n_tp, 3) if n_tp else None,
+        "tp": n_tp, "fp": n_fp, "fn": n_fn,
+    }
+
+
+def main() -> None:
+    index = "--no-index" not in sys.argv
+    res = evaluate(index=index)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=REPO_ROOT).stdout.strip()
+    res["context"] = {"tool_version": __version__, "commit": commit, "index": index,
+                      "python": platform.python_version(),
+                      "utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    for row in res["files"]:
+        print(f"{row['file']:28s} FP={','.join(row['false_positive']) or '-':30s} "
+              f"FN={','.join(row['false_negative']) or '-':20s} line-miss={','.join(row['line_miss']) or '-'}")
+    print(f"file-level precision {res['precision']}  recall {res['recall']}  "
+          f"(tp={res['tp']} fp={res['fp']} fn={res['fn']}); evidence on a hand-labelled line: "
+          f"{res['line_hit_rate']}")
+    (Path(__file__).parent / "results.json").write_text(json.dumps(res, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
