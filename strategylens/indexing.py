@@ -93,7 +93,7 @@ class IndexResult:
 _STATE: dict = {}
 
 
-def _setup() -> tuple["ci.Index", list[str]] | str:
+def _setup() -> tuple[ci.Index, list[str]] | str:
     """The process-wide Index and compiler arguments, or why libclang is unavailable."""
     if "index" in _STATE:
         return _STATE["index"], _STATE["args"]
@@ -172,7 +172,7 @@ def _int_value(c) -> int | None:
 
 
 
-def annotate(model: "ProgramModel") -> IndexResult | None:
+def annotate(model: ProgramModel) -> IndexResult | None:
     """Parse ``model.source`` with libclang and attach strides to ``model.accesses``.
 
     Sets ``model.index_status`` and ``model.index`` (an :class:`IndexResult`); never raises for
@@ -223,7 +223,7 @@ def annotate(model: "ProgramModel") -> IndexResult | None:
 class _Walker:
     """Finds subscripts in device functions and linearises their indices."""
 
-    def __init__(self, model: "ProgramModel", name: str) -> None:
+    def __init__(self, model: ProgramModel, name: str) -> None:
         self.model = model
         self.name = name
         self.found: list[tuple[tuple[int, int, str], object]] = []

@@ -46,9 +46,21 @@ reachable-only unless ``all=True``), ``eval_int(expr, function=None)``, ``text_o
 ``line_of(node)``, ``query(pattern, capture='evidence', reachable=True)``,
 ``uses_thread_index(node_or_text)`` and ``thread_index_vars(fn)``.
 
-Comments and string literals never produce items. Code in dead branches (``if (0)``, ``#if 0``, a
-condition folding to 0 through constants) and in functions not reachable from the entry produces
-items, but ``is_reachable`` and the default accessors drop them.
+Comments and string literals never produce items. Code in dead branches (``if (0)``, ``#if 0``,
+``#ifdef X`` with X not defined above, a condition folding to 0 through constants) and in
+functions not reachable from the entry produces items, but ``is_reachable`` and the default
+accessors drop them.
+
+Beyond the contract: ``function_constants`` (per function), ``type_aliases`` (typedef/using),
+``unbalanced_braces`` (line of an unclosed or stray brace, else None), ``index`` (the
+:class:`strategylens.indexing.IndexResult` when libclang ran), ``subtree(node)`` and the module
+function ``iter_nodes(node)`` (pre-order walks served as slices of one cached node list: use them
+instead of private walkers), ``linear_tx(node, fn)`` (the threadIdx.x coefficient of any
+expression), and the helpers ``call_category``, ``type_size``, ``compile_query``.
+
+Parse errors degrade per node: attribute macros (``__align__(16)``) and unknown macros
+(``FORCE_INLINE``) that break the parse are blanked (same length, so positions hold) and the file
+is parsed again; unknown ones become warnings and set ``degraded``.
 """
 
 from __future__ import annotations
@@ -57,7 +69,7 @@ import bisect
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
@@ -127,7 +139,7 @@ class Loop:
     trip_count: int | None
     unroll: int | str | None
     depth: int
-    parent: "Loop | None" = field(repr=False)
+    parent: Loop | None = field(repr=False)
     has_sync: bool
     step_op: str | None = None
 
@@ -397,6 +409,9 @@ _BINOPS = {
     "<=": lambda a, b: int(a <= b), ">=": lambda a, b: int(a >= b),
 }
 
+_PP_PREDEFINED = {"__CUDACC__", "__NVCC__", "__cplusplus", "__CUDACC_VER_MAJOR__",
+                  "__CUDACC_VER_MINOR__", "__GNUC__", "__linux__", "__CUDA_RUNTIME_H__"}
+_PP_UNKNOWN = {"__CUDA_ARCH__", "NDEBUG", "DEBUG", "_DEBUG"}
 _FUNCTION_TYPES = ("function_definition",)
 _LOOP_TYPES = {"for_statement": "for", "while_statement": "while", "do_statement": "do",
                "for_range_loop": "for"}
@@ -587,6 +602,7 @@ class ProgramModel:
         self.unbalanced_braces: int | None = None  # line of an unclosed '{' (or stray '}')
         self.index = None  # set by strategylens.indexing when it runs
         self._fn_starts: list[int] = []
+        self._fn_memo: dict = {}
         self._fn_list: list[Function] = []
         self._dead: list[tuple[int, int]] = []
         self._local_types: dict[str, dict[str, str]] = {}
@@ -616,6 +632,7 @@ class ProgramModel:
     # ----- build ---------------------------------------------------------------------------
     def _build(self) -> None:
         self._parse()
+        self._index_nodes_flat()
         self._collect_preproc_and_functions()
         self._bind_templates()
         self._walk_bodies()
@@ -631,14 +648,40 @@ class ProgramModel:
         self._compute_reachability()
         self._estimate_strides()
 
-    def _iter(self, node: Node) -> Iterator[Node]:
+    def _iter(self, node: Node) -> Iterable[Node]:
         """Pre-order over named and unnamed nodes, skipping comments and strings."""
-        stack = [node]
+        return iter_nodes(node)
+
+    def _index_nodes_flat(self) -> None:
+        """One pre-order list of every node (not descending into comments and strings) with
+        each node's subtree end, so that any subtree walk is a list slice."""
+        flat: list[Node] = []
+        end: list[int] = []
+        pos: dict[int, int] = {}
+        stack: list = [self.root]
         while stack:
             n = stack.pop()
-            yield n
+            if type(n) is int:
+                end[n] = len(flat)
+                continue
+            i = len(flat)
+            flat.append(n)
+            end.append(i + 1)
+            pos[n.id] = i
             if n.child_count and n.type not in _SKIP_TYPES:
+                stack.append(i)
                 stack.extend(reversed(n.children))
+        self._flat, self._flat_end, self._flat_pos = flat, end, pos
+        _INDEXED.insert(0, self)
+        del _INDEXED[4:]
+
+    def subtree(self, node: Node) -> list[Node]:
+        """``node`` and its descendants in pre-order (comments and strings not entered)."""
+        i = self._flat_pos.get(node.id)
+        if i is not None and self._flat[i].start_byte == node.start_byte and \
+                self._flat[i].type == node.type:
+            return self._flat[i:self._flat_end[i]]
+        return list(_walk_nodes(node))
 
     def _parse(self) -> None:
         """Parse; when attribute macros (``__align__(16)``) or unknown macros (``FORCE_INLINE``)
@@ -865,8 +908,7 @@ class ProgramModel:
         f = Function(name, n, body, self.line_of(n), n.end_point[0] + 1, quals, is_kernel,
                      is_device, is_host, params, tparams, launch_bounds, tdefaults)
         self.functions.setdefault(name, []).append(f)
-        (self.kernels if is_kernel else self.device_functions if is_device and not (
-            "__host__" in quals) else self.host_functions).append(f)
+        (self.kernels if is_kernel else self.device_functions if is_device and "__host__" not in quals else self.host_functions).append(f)
         if is_device and "__host__" in quals:
             self.device_functions.append(f)
         self._fn_list.append(f)
@@ -950,14 +992,17 @@ class ProgramModel:
                     dead.append((start, end))
                 elif v is not None and alt is not None:
                     dead.append((alt.start_byte, n.end_byte))
-            elif t in ("preproc_ifdef",):
-                nm = self.text_of(n.child_by_field_name("name"))
-                is_ndef = any(c.type == "#ifndef" for c in n.children)
-                defined = nm in self.macros
+            elif t == "preproc_ifdef":
+                name_n = n.child_by_field_name("name")
+                defined = self._pp_defined(self.text_of(name_n), n)
+                if defined is None or name_n is None:
+                    continue
+                live = defined != any(c.type == "#ifndef" for c in n.children)
                 alt = n.child_by_field_name("alternative")
-                # only '#ifdef X' with X never defined anywhere and not a well-known macro
-                if not is_ndef and not defined and nm in ("NEVER", "UNUSED", "DISABLED"):
-                    dead.append((n.start_byte, alt.start_byte if alt else n.end_byte))
+                if not live:
+                    dead.append((name_n.end_byte, alt.start_byte if alt else n.end_byte))
+                elif alt is not None:
+                    dead.append((alt.start_byte, n.end_byte))
             elif t == "if_statement":
                 cond = n.child_by_field_name("condition")
                 v = self._eval_condition(cond, n)
@@ -991,12 +1036,18 @@ class ProgramModel:
         return self.eval_int(inner, fn)
 
     def _eval_pp(self, cond: Node | None) -> int | None:
-        if cond is None:
+        return None if cond is None else self.eval_int(cond)
+
+    def _pp_defined(self, name: str, at: Node) -> bool | None:
+        """Whether macro ``name`` is defined at ``at``: by a ``#define`` above it or by the
+        compiler (``__CUDACC__``); None when it depends on the compilation pass or on flags the
+        file cannot show (``__CUDA_ARCH__``)."""
+        if name in _PP_UNKNOWN:
             return None
-        if cond.type == "preproc_defined" or any(
-                x.type == "preproc_defined" for x in self._iter(cond)):
-            return None
-        return self.eval_int(cond)
+        if name in _PP_PREDEFINED:
+            return True
+        m = self.macros.get(name)
+        return m is not None and m.line < self.line_of(at)
 
     def _in_dead(self, node: Node) -> bool:
         s = node.start_byte
@@ -1019,6 +1070,9 @@ class ProgramModel:
                 self._add_enumerator(n)
             elif n.type in ("preproc_call",) and self._owner_fn(n) is None:
                 self._add_pragma(n, None)
+        for f in self._fn_list:
+            if f.body is not None:
+                self._collect_definitions(f)
         for f in self._fn_list:
             if f.body is not None:
                 self._walk(f.body, f, [])
@@ -1044,23 +1098,26 @@ class ProgramModel:
             self.constants.setdefault(name, v)
 
     def _walk(self, node: Node, fn: Function, loops: list[Loop]) -> None:
-        stack: list[tuple[Node, int]] = [(node, len(loops))]
-        loop_stack = list(loops)
-        while stack:
-            n, depth = stack.pop()
-            del loop_stack[depth:]
+        """Collect loops, calls, declarations, accesses and pragmas of one function body, in
+        source order, over the flat node list (a loop is open until its subtree ends)."""
+        flat, ends = self._flat, self._flat_end
+        i = self._flat_pos[node.id]
+        stop = ends[i]
+        open_loops: list[tuple[Loop, int]] = [(lp, stop) for lp in loops]
+        while i < stop:
+            n = flat[i]
+            while open_loops and i >= open_loops[-1][1]:
+                open_loops.pop()
+            cur = open_loops[-1][0] if open_loops else None
             t = n.type
-            if t in _SKIP_TYPES:
+            if t == "function_definition":
+                i = ends[i]  # nested methods are walked on their own
                 continue
-            if t == "function_definition" and n is not fn.node:
-                continue  # nested methods are walked on their own
             if t in _LOOP_TYPES:
-                lp = self._add_loop(n, fn, loop_stack[-1] if loop_stack else None,
-                                    len(loop_stack))
-                loop_stack.append(lp)
-                depth = len(loop_stack)
+                lp = self._add_loop(n, fn, cur, len(open_loops))
+                open_loops.append((lp, ends[i]))
             elif t == "call_expression":
-                self._add_call(n, fn, loop_stack[-1] if loop_stack else None)
+                self._add_call(n, fn, cur)
             elif t == "declaration":
                 self._add_declaration(n, fn)
             elif t == "subscript_expression":
@@ -1069,19 +1126,7 @@ class ProgramModel:
                 self._add_deref(n, fn)
             elif t == "preproc_call":
                 self._add_pragma(n, fn)
-            elif t == "assignment_expression":
-                left = n.child_by_field_name("left")
-                if left is not None and left.type == "identifier":
-                    self._assigns.setdefault(fn.name, {}).setdefault(
-                        self.text_of(left), []).append(n)
-            elif t == "update_expression":
-                arg = n.child_by_field_name("argument")
-                if arg is not None and arg.type == "identifier":
-                    self._assigns.setdefault(fn.name, {}).setdefault(
-                        self.text_of(arg), []).append(n)
-            if n.child_count:
-                for c in reversed(n.children):
-                    stack.append((c, depth))
+            i += 1
 
     def _add_pragma(self, n: Node, fn: Function | None) -> None:
         d = n.child_by_field_name("directive")
@@ -1292,6 +1337,9 @@ class ProgramModel:
         args = [self.text_of(a) for a in (args_n.named_children if args_n else [])]
         line = self.line_of(n)
         if kcs is not None:
+            if name not in self.functions and "::" in name and \
+                    name.rsplit("::", 1)[1] in self.functions:
+                name = name.rsplit("::", 1)[1]  # ns::kernel<<<...>>> launches `kernel`
             cfg = kcs.named_children
             texts = [self.text_of(c) for c in cfg]
             grid = texts[0] if texts else ""
@@ -1400,14 +1448,7 @@ class ProgramModel:
                 s = self.text_of(c)
                 is_static |= s == "static"
                 extern |= s == "extern"
-        type_node = n.child_by_field_name("type")
-        type_text = self.text_of(type_node)
-        if type_text in ("__align__", "alignas") or (type_node is not None and
-                                                     type_node.type == "ERROR"):
-            inner = next((x for x in self._iter(n) if x.type in (
-                "primitive_type", "type_identifier", "sized_type_specifier")
-                and x != type_node), None)
-            type_text = self.text_of(inner) if inner is not None else type_text
+        type_text = self._decl_type(n)
         const = "const" in quals or "constexpr" in quals
         for d in n.children_by_field_name("declarator"):
             name, _ = _declarator_name(d)
@@ -1418,14 +1459,7 @@ class ProgramModel:
             dims_nodes = _array_dims(d)
             is_ptr = any(x.type == "pointer_declarator" for x in self._iter(d)
                          if x.type.endswith("declarator"))
-            if fn is not None:
-                self._local_types.setdefault(fn.name, {})[name] = type_text + (
-                    "*" if is_ptr else "")
-                self._decls.setdefault(fn.name, {}).setdefault(name, []).append(
-                    (d, n.parent or n))
-                if value is not None:
-                    self._assigns.setdefault(fn.name, {}).setdefault(name, []).append(d)
-            else:
+            if fn is None:
                 self._local_types.setdefault("", {})[name] = type_text + ("*" if is_ptr else "")
             # constants
             if const and value is not None and not dims_nodes and not is_ptr:
@@ -1457,6 +1491,9 @@ class ProgramModel:
             dvals = [self.eval_int(x, fn) if x is not None else None for x in dims_nodes]
             size = None
             esize = type_size(type_text)
+            if esize is None and fn is not None and \
+                    type_text in self._template_bindings.get(fn.name, {}):
+                esize = type_size(self._template_bindings[fn.name][type_text])  # T = float
             if is_ptr:
                 esize = 8
             if esize is not None and dvals and None not in dvals:
@@ -1468,6 +1505,54 @@ class ProgramModel:
             self.vars.append(VarDecl(name, space, type_text + (" *" if is_ptr else ""), dims,
                                      dvals, size, fn.name if fn else None, self.line_of(n), n,
                                      extern, is_static))
+
+    def _decl_type(self, n: Node) -> str:
+        """Type text of a declaration (the real type behind ``__align__(16) float``)."""
+        type_node = n.child_by_field_name("type")
+        type_text = self.text_of(type_node)
+        if type_text in ("__align__", "alignas") or (type_node is not None and
+                                                     type_node.type == "ERROR"):
+            inner = next((x for x in self._iter(n) if x.type in (
+                "primitive_type", "type_identifier", "sized_type_specifier")
+                and x != type_node), None)
+            type_text = self.text_of(inner) if inner is not None else type_text
+        return type_text
+
+    def _collect_definitions(self, fn: Function) -> None:
+        """Declarations, assignments and increments of the locals of ``fn``, before anything
+        is evaluated, so that constant propagation sees every definition."""
+        flat, ends = self._flat, self._flat_end
+        i = self._flat_pos[fn.body.id]
+        stop = ends[i]
+        types = self._local_types.setdefault(fn.name, {})
+        decls = self._decls.setdefault(fn.name, {})
+        assigns = self._assigns.setdefault(fn.name, {})
+        while i < stop:
+            n = flat[i]
+            t = n.type
+            if t == "function_definition":
+                i = ends[i]
+                continue
+            if t == "declaration":
+                ty = self._decl_type(n)
+                for d in n.children_by_field_name("declarator"):
+                    name, _ = _declarator_name(d)
+                    if name is None:
+                        continue
+                    is_ptr = any(x.type == "pointer_declarator" for x in self._iter(d))
+                    types[name] = ty + ("*" if is_ptr else "")
+                    decls.setdefault(name, []).append((d, n.parent or n))
+                    if d.type == "init_declarator" and d.child_by_field_name("value"):
+                        assigns.setdefault(name, []).append(d)
+            elif t == "assignment_expression":
+                left = n.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    assigns.setdefault(self.text_of(left), []).append(n)
+            elif t == "update_expression":
+                arg = n.child_by_field_name("argument")
+                if arg is not None and arg.type == "identifier":
+                    assigns.setdefault(self.text_of(arg), []).append(n)
+            i += 1
 
     def _access_base(self, arg: Node) -> tuple[str, str | None]:
         """Array name and cast type of a subscript's base expression."""
@@ -1539,8 +1624,12 @@ class ProgramModel:
             return  # the outer subscript records the whole a[i][j]
         p = n.parent
         if p is not None and p.type == "pointer_expression" and p.children[0].type == "&":
-            if not self._is_write(n)[0]:
-                return  # &a[i] computes an address; only an atomic's target is an access
+            # &a[i] computes an address; it is an access only as the target of an atomic or
+            # the source of __ldg(&a[i]) and its cache-hinted siblings
+            call = p.parent.parent if p.parent is not None else None
+            if call is None or call.type != "call_expression" or \
+                    call_category(self._callee_name(call)[0]) not in ("atomic", "ldg"):
+                return
         indices: list[Node] = []
         base = n
         while base is not None and base.type == "subscript_expression":
@@ -1666,9 +1755,12 @@ class ProgramModel:
     def _build_call_graph(self) -> None:
         known = set(self.functions)
         methods_of: dict[str, set[str]] = {}
+        by_short: dict[str, set[str]] = {}  # obj.run() may call any method named run
         for name in known:
             if "::" in name:
-                methods_of.setdefault(name.rsplit("::", 1)[0], set()).add(name)
+                cls, short = name.rsplit("::", 1)
+                methods_of.setdefault(cls, set()).add(name)
+                by_short.setdefault(short, set()).add(name)
         for f in self._fn_list:
             edges = self.call_graph.setdefault(f.name, set())
             if f.body is None:
@@ -1676,6 +1768,9 @@ class ProgramModel:
             for x in self._iter(f.body):
                 if x.type in ("identifier", "type_identifier", "field_identifier"):
                     t = self.text_of(x)
+                    if x.type == "field_identifier" and t in by_short and \
+                            not self._in_dead(x):
+                        edges.update(by_short[t])
                     if (t in known or t in methods_of) and not self._in_dead(x):
                         if self.in_function(x) is not f:
                             continue
@@ -1718,6 +1813,13 @@ class ProgramModel:
     # ----- queries ------------------------------------------------------------------------
     def in_function(self, node: Node) -> Function | None:
         """The innermost function definition containing ``node``."""
+        key = (node.id, node.start_byte, node.end_byte)
+        hit = self._fn_memo.get(key, _MISS)
+        if hit is _MISS:
+            hit = self._fn_memo[key] = self._in_function(node)
+        return hit
+
+    def _in_function(self, node: Node) -> Function | None:
         s = node.start_byte
         i = bisect.bisect_right(self._fn_starts, s)
         best = None
@@ -1740,7 +1842,7 @@ class ProgramModel:
 
     def is_reachable(self, node: Node) -> bool:
         """Inside a function reachable from the entry and not in a constant-false branch."""
-        if self._in_dead(node):
+        if self._dead and self._in_dead(node):
             return False
         f = self.in_function(node)
         if f is None:
@@ -1820,7 +1922,7 @@ class ProgramModel:
         self._tmp_src = src
         return v
 
-    def eval_int(self, expr: "str | Node | None", function: Function | None = None) -> int | None:
+    def eval_int(self, expr: str | Node | None, function: Function | None = None) -> int | None:
         """Fold an integer expression through literals, operators, sizeof, #define, constexpr,
         const int, template bindings/defaults and enumerators; None when not constant."""
         if expr is None:
@@ -1843,9 +1945,10 @@ class ProgramModel:
             fc = self.function_constants.get(fn.name)
             if fc and name in fc:
                 return fc[name]
-            if name in self._local_types.get(fn.name, {}) or any(
-                    p.name == name for p in fn.params):
-                return None  # a parameter or non-constant local shadows file-level constants
+            if any(p.name == name for p in fn.params):
+                return None  # a parameter shadows file-level constants
+            if name in self._local_types.get(fn.name, {}):
+                return self._single_definition(name, fn)
             tb = self._template_bindings.get(fn.name)
             if tb and name in tb:
                 if name in self._evaluating:
@@ -1868,6 +1971,22 @@ class ProgramModel:
                 self._evaluating.discard(name)
         return None
 
+    def _single_definition(self, name: str, fn: Function) -> int | None:
+        """Value of a local that is initialised once and never assigned again
+        (``int threads = 256;``), else None."""
+        defs = self._assigns.get(fn.name, {}).get(name, [])
+        if len(defs) != 1 or defs[0].type != "init_declarator" or \
+                len(self._decls.get(fn.name, {}).get(name, [])) != 1:
+            return None
+        key = f"{fn.name}::{name}"
+        if key in self._evaluating:
+            return None
+        self._evaluating.add(key)
+        try:
+            return self._eval(defs[0].child_by_field_name("value"), fn, self.source)
+        finally:
+            self._evaluating.discard(key)
+
     def _eval(self, n: Node, fn: Function | None, node_src: bytes) -> int | None:
         t = n.type
         txt = lambda x: node_src[x.start_byte:x.end_byte].decode("utf8", "replace")  # noqa: E731
@@ -1878,6 +1997,10 @@ class ProgramModel:
             if s.lower().startswith("0x") and ("." in s or "p" in s.lower()):
                 return None
             return _int_literal(s.rstrip("fF") if s.lower().startswith("0x") else s)
+        if t == "preproc_defined":
+            ident = next((c for c in n.named_children if c.type == "identifier"), None)
+            d = self._pp_defined(txt(ident), n) if ident is not None else None
+            return None if d is None else int(d)
         if t == "true":
             return 1
         if t in ("false", "null", "nullptr"):
@@ -1926,10 +2049,14 @@ class ProgramModel:
                 if decl is not None and "pointer" in decl.type:
                     return 8
                 tt = txt(inner) if inner is not None else txt(ty)
+                if fn is not None and tt in self._template_bindings.get(fn.name, {}):
+                    tt = self._template_bindings[fn.name][tt]  # sizeof(T) with T = float
                 return type_size(self.type_aliases.get(tt, tt))
             val = n.child_by_field_name("value")
             if val is not None:
                 name = txt(val).strip("() ")
+                if fn is not None and name in self._template_bindings.get(fn.name, {}):
+                    name = self._template_bindings[fn.name][name]
                 if type_size(self.type_aliases.get(name, name)) is not None:
                     return type_size(self.type_aliases.get(name, name))  # sizeof(float4)
                 for v in self.vars:
@@ -1972,7 +2099,7 @@ class ProgramModel:
         src = self._tmp_src
         pieces = []
         last = node.start_byte
-        sub = dict(zip(m.params, args))
+        sub = dict(zip(m.params, args, strict=True))
         for x in self._iter(node):
             if x.type == "identifier" and x.child_count == 0:
                 name = src[x.start_byte:x.end_byte].decode()
@@ -1990,7 +2117,7 @@ class ProgramModel:
             self._evaluating.discard(m.name)
 
     # ----- thread indices ---------------------------------------------------------------
-    def uses_thread_index(self, node_or_text: "Node | str") -> bool:
+    def uses_thread_index(self, node_or_text: Node | str) -> bool:
         """Whether an expression reads threadIdx/blockIdx or a variable derived from them."""
         if isinstance(node_or_text, str):
             node = self._expr_node(node_or_text)
@@ -2060,13 +2187,13 @@ class ProgramModel:
             extents[(v.function, v.name)] = v.dim_values
         for a in self.accesses:
             a.stride_source = "tree-sitter"
-            if a.index_node is None:
-                a.stride_tx, a.stride_expr = 0, "0"
-                continue
             f = self.function_of(a.function) if a.function else None
-            nodes = self._index_nodes(a) if len(a.indices) > 1 else [a.index_node]
-            dims = extents.get((a.function, a.array)) or extents.get((None, a.array)) or []
-            coef = self._linearise(nodes, dims, f)
+            if a.index_node is None:  # *p
+                coef = Fraction(0)
+            else:
+                nodes = self._index_nodes(a) if len(a.indices) > 1 else [a.index_node]
+                dims = extents.get((a.function, a.array)) or extents.get((None, a.array)) or []
+                coef = self._linearise(nodes, dims, f)
             if f is not None and coef is not UNKNOWN:
                 base = self._base_offset(a.array, a.node, f)
                 if base != 0:  # p = a + tid * n; p[k] walks row tid: stride n
@@ -2308,8 +2435,25 @@ def build_model(source: str | bytes, path: str = "<string>", entry: str = "solut
     return model
 
 
+_INDEXED: list = []  # the models built last in this process, whose node lists iter_nodes reuses
+_MISS = object()
+
+
 def iter_nodes(node: Node) -> Iterable[Node]:
-    """Pre-order over a subtree, skipping comments and string literals."""
+    """Pre-order over a subtree, not entering comments and string literals (a list slice when
+    the node belongs to a recently built model)."""
+    nid = node.id
+    for m in _INDEXED:
+        i = m._flat_pos.get(nid)
+        if i is not None:
+            n = m._flat[i]
+            if n.start_byte == node.start_byte and n.end_byte == node.end_byte and \
+                    n.type == node.type:
+                return m._flat[i:m._flat_end[i]]
+    return _walk_nodes(node)
+
+
+def _walk_nodes(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:
         n = stack.pop()

@@ -131,8 +131,8 @@ def forest_plot(effects: pd.DataFrame, path: Path) -> Path:
     ax.set_xscale("log")
     _log_axis(ax.xaxis)
     ax.set_yticks(y)
-    ax.set_yticklabels([f"{s} ({k})" if k else s for s, k in zip(est.strategy, est.kind, strict=True)],
-                       fontsize=8)
+    labels = [f"{s} ({k})" if k else s for s, k in zip(est.strategy, est.kind, strict=True)]
+    ax.set_yticklabels(labels, fontsize=8)
     ax.set_xlabel("multiplier on same-task speedup (95% CI; thin: task bootstrap)")
     handles = [plt.Line2D([], [], color=c, lw=2.5, label=lab) for lab, c in
                (("structural", _KIND_COLOR["S"]), ("micro", _KIND_COLOR["m"]),
@@ -313,7 +313,8 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
 
     eff = tables.effects
     est = eff[eff["estimable"]].sort_values("effect_log", ascending=False).assign(
-        boot_low=lambda f: np.exp(f["boot_low_log"]), boot_high=lambda f: np.exp(f["boot_high_log"]))
+        boot_low=lambda f: np.exp(f["boot_low_log"]),
+        boot_high=lambda f: np.exp(f["boot_high_log"]))
     notest = eff[~eff["estimable"]]
     size_main = tables.sizes[~tables.sizes["size"].str.contains(" - ", regex=False)]
     size_pivot = (size_main.pivot(index="strategy", columns="size", values="multiplier")

@@ -325,8 +325,9 @@ def labels_wide(labels: pd.DataFrame, min_confidence: float = 0.0) -> pd.DataFra
     --------
     >>> long = pd.DataFrame({"path": ["a.cu", "a.cu", "b.cu"], "id": ["MEM-02", "PAR-04", None],
     ...                      "intensity": [512, None, None], "confidence": [0.9, 0.8, None]})
-    >>> labels_wide(long).to_dict("index")
-    {'a.cu': {'MEM-02': 1, 'PAR-04': 1, 'MEM-02:intensity': 512.0}, 'b.cu': {'MEM-02': 0, 'PAR-04': 0, 'MEM-02:intensity': nan}}
+    >>> wide = labels_wide(long)
+    >>> wide.loc["a.cu"].tolist(), wide.loc["b.cu"].tolist(), list(wide.columns)
+    ([1.0, 1.0, 512.0], [0.0, 0.0, nan], ['MEM-02', 'PAR-04', 'MEM-02:intensity'])
     """
     files = pd.Index(pd.unique(labels["path"].astype(str)), name="path")
     lab = labels[labels["id"].notna()].copy()
@@ -745,7 +746,7 @@ def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | N
     """
     from statsmodels.stats.multitest import multipletests
 
-    table = data.table if isinstance(data, AnalysisData) else data
+    table = _as_table(data)
     table = table.reset_index(drop=True)
     strategies = list(strategies) if strategies is not None else strategy_columns(table.columns)
     structural = dict(structural) if structural is not None else load_structural_map()
@@ -756,6 +757,9 @@ def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | N
     columns, reasons = _screen(table, strategies, fe, min_with, min_tasks)
     groups = pd.factorize(table["task"])[0]
     n_groups = int(groups.max()) + 1
+    if n_groups < 2:
+        raise DataError(f"only {n_groups} task with passing solutions: within-task effects with "
+                        "task-clustered errors need at least 2 tasks")
     names = list(columns)
     sol = solutions(table, strategies)
     bundles = find_bundles(table, [s for s in strategies if sol[s].sum() > 0], bundle_threshold)
@@ -831,6 +835,7 @@ def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | N
     for c in EFFECT_COLUMNS:
         if c not in out.columns:
             out[c] = np.nan
+    out["estimable"] = out["estimable"].fillna(False).astype(bool)
     out["multiplier"] = np.exp(out["effect_log"])
     out["multiplier_low"] = np.exp(out["ci_low_log"])
     out["multiplier_high"] = np.exp(out["ci_high_log"])
@@ -840,6 +845,13 @@ def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | N
         out.loc[ok, "q_value"] = multipletests(out.loc[ok, "p_value"], method="fdr_bh")[1]
     fit.table = out[EFFECT_COLUMNS]
     return fit
+
+
+def _as_table(data: AnalysisData | pd.DataFrame) -> pd.DataFrame:
+    """The rows effects are fitted on: a DataFrame is validated like a CSV first."""
+    if isinstance(data, AnalysisData):
+        return data.table
+    return prepare_table(data, "<DataFrame>").table
 
 
 def _kind(structural: Mapping[str, bool], sid: str) -> str:
@@ -932,7 +944,7 @@ def structural_contrast(data: AnalysisData | pd.DataFrame, fit: EffectsFit | Non
     """
     from scipy import stats as st
 
-    table = data.table if isinstance(data, AnalysisData) else data
+    table = _as_table(data)
     structural = dict(structural) if structural is not None else load_structural_map()
     fit = fit or fit_effects(table, structural=structural, alpha=alpha, **fit_kwargs)
     rows = []
@@ -960,11 +972,12 @@ def structural_contrast(data: AnalysisData | pd.DataFrame, fit: EffectsFit | Non
     strategies = strategy_columns(table.columns)
     s_ids = [s for s in strategies if structural.get(s) is True]
     m_ids = [s for s in strategies if structural.get(s) is False]
-    if s_ids and m_ids:
-        table = table.reset_index(drop=True)
-        counts = np.column_stack([table[s_ids].sum(axis=1), table[m_ids].sum(axis=1)])
-        fe = _fixed_effects(table, fit_kwargs.get("author", True))
-        xr = _residualize(fe, counts.astype(float))
+    table = table.reset_index(drop=True)
+    counts = np.column_stack([table[s_ids].sum(axis=1), table[m_ids].sum(axis=1)]) \
+        if s_ids and m_ids else np.zeros((len(table), 0))
+    fe = _fixed_effects(table, fit_kwargs.get("author", True))
+    xr = _residualize(fe, counts.astype(float))
+    if counts.shape[1] == 2 and np.linalg.matrix_rank(xr) == 2:
         yr = _residualize(fe, np.log(table["speedup"].to_numpy(dtype=float))[:, None])[:, 0]
         groups_idx = pd.factorize(table["task"])[0]
         res, _ = _ols_fwl(yr, xr, groups_idx, fit.cov_type)
@@ -1010,7 +1023,7 @@ def size_effects(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = Non
     DataFrame
         Columns :data:`SIZE_COLUMNS`; empty when the data have one size.
     """
-    table = data.table if isinstance(data, AnalysisData) else data
+    table = _as_table(data)
     table = table.reset_index(drop=True)
     fit = fit or fit_effects(table, alpha=alpha, **fit_kwargs)
     sizes = _size_rank(table)
@@ -1025,6 +1038,8 @@ def size_effects(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = Non
     fe = _fixed_effects(table, fit_kwargs.get("author", True))
     xr = _residualize(fe, x)
     keep = np.linalg.norm(xr, axis=0) > 1e-8
+    if not keep.any():
+        return pd.DataFrame(columns=SIZE_COLUMNS)
     yr = _residualize(fe, np.log(table["speedup"].to_numpy(dtype=float))[:, None])[:, 0]
     groups = pd.factorize(table["task"])[0]
     res, _ = _ols_fwl(yr, xr[:, keep], groups, fit.cov_type)
@@ -1049,7 +1064,8 @@ def size_effects(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = Non
             rows.append({"strategy": name, "size": f"{hi} - {lo}", "effect_log": e["estimate_log"],
                          "ci_low_log": e["ci_low_log"], "ci_high_log": e["ci_high_log"],
                          "p_value": e["p_value"],
-                         "note": "difference of effects (log); > 0: grows with size"})
+                         "note": "largest over smallest: above 1 (log above 0), "
+                         "the effect grows with size"})
     out = pd.DataFrame(rows)
     for c in SIZE_COLUMNS:
         if c not in out.columns:
@@ -1084,7 +1100,7 @@ def acceleval_measures(data: AnalysisData | pd.DataFrame, strategies: Sequence[s
     >>> round(float(m.lift), 6), float(m.winner_coverage), float(m.selectivity)
     (2.0, 1.0, 2.0)
     """
-    table = data.table if isinstance(data, AnalysisData) else data
+    table = _as_table(data)
     strategies = list(strategies) if strategies is not None else strategy_columns(table.columns)
     logy = np.log(table["speedup"].astype(float))
     winners = table.loc[table.groupby(["task", "size"])["speedup"].idxmax()]
@@ -1116,6 +1132,8 @@ def compare_methods(effects: pd.DataFrame, acceleval: pd.DataFrame) -> pd.DataFr
     ours = effects[effects["kind"] != "bundle"][
         ["strategy", "kind", "multiplier", "multiplier_low", "multiplier_high", "q_value",
          "bundle", "estimable"]]
+    if ours.empty or acceleval.empty:
+        return pd.DataFrame(columns=[*ours.columns, *acceleval.columns[1:], "agreement"])
     out = ours.merge(acceleval, on="strategy", how="outer")
 
     def verdict(r):

@@ -21,7 +21,7 @@ import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from strategylens import __version__
 from strategylens.detectors import Detector, Evidence, Label, load_detectors
@@ -49,7 +49,7 @@ class FileResult:
                 "labels": [lb.as_dict() for lb in self.labels], "warnings": list(self.warnings)}
 
     @classmethod
-    def from_dict(cls, d: dict, index_status: str | None = None) -> "FileResult":
+    def from_dict(cls, d: dict, index_status: str | None = None) -> FileResult:
         labels = [Label(lb["id"], lb["kind"], lb["confidence"], lb["intensity"],
                         [Evidence(e["line_start"], e["line_end"], e["detector"], e.get("note", ""))
                          for e in lb["evidence"]]) for lb in d.get("labels", [])]
@@ -57,7 +57,11 @@ class FileResult:
                    index_status)
 
     def rows(self) -> list[dict]:
-        """One flat row per (label, evidence) for csv / parquet."""
+        """One flat row per (label, evidence) for csv / parquet; a tagged file without labels
+        gives one row with ``id`` None so it still counts as tagged; a failed file none."""
+        if self.ok and not self.labels:
+            return [{"path": self.path, "id": None, "kind": None, "confidence": None,
+                     "intensity": None, "line_start": None, "line_end": None, "detector": None}]
         out = []
         for lb in self.labels:
             for ev in lb.evidence or [Evidence(0, 0, "")]:
@@ -72,6 +76,7 @@ class FileResult:
 # detector sets
 
 _CATALOGS: dict = {}
+_DETECTOR_SETS: dict = {}
 
 
 def get_catalog(catalog=None):
@@ -97,7 +102,11 @@ def resolve_detectors(detectors=None, catalog=None) -> dict[str, list[Detector]]
     """Detectors by ID from ``None``/``'ast'`` (every registered detector and catalog query),
     ``'substring'`` (AccelEval's keyword rules), a dict, or a list of detectors."""
     if detectors is None or detectors == "ast":
-        return load_detectors(get_catalog(catalog))
+        cat = get_catalog(catalog)
+        key = ("ast", id(cat))
+        if key not in _DETECTOR_SETS:
+            _DETECTOR_SETS[key] = (cat, load_detectors(cat))  # keep cat alive with its id
+        return _DETECTOR_SETS[key][1]
     if detectors == "substring":
         from strategylens.detectors.substring import DETECTORS
         out: dict[str, list[Detector]] = {}
@@ -342,7 +351,8 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     cache : bool or path
         Use the per-file cache (a folder, or $STRATEGYLENS_CACHE, or ~/.cache/strategylens/tag).
     chunk : int
-        Files sent to a worker at a time.
+        Least number of files sent to a worker at a time (larger runs send about four chunks
+        per worker).
 
     Yields
     ------
@@ -386,14 +396,27 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
                 store.put(data, r)
             yield r
         return
+    chunk = max(chunk, len(todo) // (jobs * 4))  # about four chunks per worker
     chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_worker_init,
                              initargs=(detectors, entry, index, catalog, size_limit)) as ex:
-        pending = {ex.submit(_worker_tag, c) for c in chunks}
+        chunk_of = {ex.submit(_worker_tag, c): c for c in chunks}
+        pending = set(chunk_of)
+        dets = None
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
-                for r in fut.result():
+                try:
+                    results = fut.result()
+                except Exception as exc:  # a worker died (e.g. a crash inside libclang)
+                    dets = dets or resolve_detectors(detectors, catalog)
+                    results = []
+                    for p, data in chunk_of[fut]:
+                        r = tag_source(data, p, dets, entry, False, catalog, size_limit)
+                        r.warnings.append(f"{p}: worker failed ({type(exc).__name__}: {exc}); "
+                                          "tagged again without the libclang index")
+                        results.append(r)
+                for r in results:
                     if store:
                         store.put(data_of[r.path], r)
                     yield r

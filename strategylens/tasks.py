@@ -13,7 +13,6 @@ import datetime as _dt
 import hashlib
 import importlib.util
 import json
-import multiprocessing
 import operator
 import os
 import platform
@@ -22,6 +21,7 @@ import shutil
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -832,21 +832,26 @@ def run_reference(task: Task, size: str, trials: int = 3, seed_offset: int = 0,
     lib = build_reference(task)
     if cpu is None:
         cpu = max(os.sched_getaffinity(0))
-    # spawn, not fork: the caller may hold CUDA or other threads that a forked child inherits.
-    ctx = multiprocessing.get_context("spawn")
-    parent, child = ctx.Pipe(duplex=False)
+    # A fresh interpreter, not fork: the caller may hold CUDA or other threads, and unlike
+    # multiprocessing's spawn it needs no main-module guard in the caller's script.
     key.parent.mkdir(parents=True, exist_ok=True)
     tmp_npz = key.parent / f".{key.name}.{os.getpid()}.npz"
-    proc = ctx.Process(target=_reference_child,
-                       args=(task, str(lib), size, seed_offset, trials, cpu, str(tmp_npz), child))
-    proc.start()
-    child.close()
+    tmp_status = key.parent / f".{key.name}.{os.getpid()}.json"
+    spec = {"task": str(task.path), "size": size, "params": task.sizes[size], "seed": task.seed,
+            "lib": str(lib), "seed_offset": seed_offset, "trials": trials, "cpu": cpu,
+            "out_npz": str(tmp_npz), "out_status": str(tmp_status)}
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    proc = subprocess.run([sys.executable, "-c", "import strategylens.tasks as t; "
+                           "t._reference_child_main()"], input=json.dumps(spec), text=True,
+                          capture_output=True, env=env, check=False)
     try:
-        status = parent.recv()
-    except EOFError:
-        status = {"error": "reference process died (exit code "
-                           f"{proc.join() or proc.exitcode})"}
-    proc.join()
+        status = json.loads(tmp_status.read_text())
+    except (OSError, json.JSONDecodeError):
+        tail = proc.stderr.strip().splitlines()[-3:]
+        status = {"error": f"reference process died (exit code {proc.returncode}): "
+                           + " | ".join(tail)}
+    tmp_status.unlink(missing_ok=True)
     if "error" in status:
         tmp_npz.unlink(missing_ok=True)
         raise TaskError(f"{task.path / 'reference.c'}: {status['error']}")
@@ -871,16 +876,21 @@ def run_reference(task: Task, size: str, trials: int = 3, seed_offset: int = 0,
     return ReferenceRun(outputs, record)
 
 
-def _reference_child(task: Task, lib: str, size: str, seed_offset: int, trials: int, cpu: int,
-                     out_npz: str, conn) -> None:
+def _reference_child_main() -> None:
+    """Entry of the timing child: reads a JSON spec on stdin, writes outputs and a status file."""
+    spec = json.loads(sys.stdin.read())
+    status: dict
     try:
-        os.sched_setaffinity(0, {cpu})
+        os.sched_setaffinity(0, {spec["cpu"]})
+        task = load_task(spec["task"])
+        task.sizes[spec["size"]] = spec["params"]
+        task.seed = spec["seed"]
         t0 = time.perf_counter()
-        inputs = task.generate(size, seed_offset)
+        inputs = task.generate(spec["size"], spec["seed_offset"])
         gen_s = time.perf_counter() - t0
-        fn = task.bind(ctypes.CDLL(lib).solution_compute)
+        fn = task.bind(ctypes.CDLL(spec["lib"]).solution_compute)
         times, first = [], None
-        for _ in range(max(1, trials)):
+        for _ in range(max(1, spec["trials"])):
             outputs = task.new_outputs(inputs, poison=True)
             t0 = time.perf_counter()
             task.call(fn, inputs, outputs)
@@ -892,18 +902,17 @@ def _reference_child(task: Task, lib: str, size: str, seed_offset: int, trials: 
                     if not np.array_equal(first[name], outputs[name], equal_nan=True):
                         raise TaskError(f"output {name!r} differs between trials (state kept "
                                         "between calls?)")
+        names = {p.name: p for p in task.params}
         b_in = sum(v.nbytes for k, v in inputs.items() if isinstance(v, np.ndarray)
-                   and task.param(k).direction in ("in", "inout")
-                   if k in {p.name for p in task.params})
+                   and k in names and names[k].direction in ("in", "inout"))
         b_out = sum(v.nbytes for v in first.values())
-        with open(out_npz, "wb") as f:
+        with open(spec["out_npz"], "wb") as f:
             np.savez(f, **first)
-        conn.send({"trials_s": times, "gen_s": gen_s, "bytes_in": int(b_in),
-                   "bytes_out": int(b_out)})
-    except BaseException as exc:  # report to the parent, whatever went wrong
-        conn.send({"error": f"{type(exc).__name__}: {exc}"})
-    finally:
-        conn.close()
+        status = {"trials_s": times, "gen_s": gen_s, "bytes_in": int(b_in),
+                  "bytes_out": int(b_out)}
+    except Exception as exc:  # report to the parent, whatever went wrong
+        status = {"error": f"{type(exc).__name__}: {exc}"}
+    Path(spec["out_status"]).write_text(json.dumps(status))
 
 
 # --------------------------------------------------------------------------- AccelEval

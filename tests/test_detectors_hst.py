@@ -275,3 +275,52 @@ def test_thrust_on_host_data_and_block_level_cub_are_not_primitives_library():
 def test_every_hst_detector_is_silent_on_a_file_without_host_code(cls):
     src = "__global__ void k(float* a) { a[threadIdx.x] = 0.0f; }\n"
     assert list(cls().detect(build_model(src, "<test>", index=False))) == []
+
+
+def test_device_vector_and_cast_allocations_are_followed_into_the_loop():
+    src = """\
+#include <cuda_runtime.h>
+#include <thrust/device_vector.h>
+__global__ void step(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] *= 0.5f; }
+extern "C" void solution_compute(int n, int iters) {
+    thrust::device_vector<float> d(n, 1.0f), unused(n);
+    float* w;
+    cudaMalloc(reinterpret_cast<void**>(&w), n * sizeof(float));
+    for (int t = 0; t < iters; ++t) {
+        step<<<1, 256>>>(thrust::raw_pointer_cast(d.data()), n);
+        step<<<1, 256>>>(w, n);
+    }
+}
+"""
+    assert report(src, {"HST-01"}) == {("HST-01", 5), ("HST-01", 7)}
+
+
+def test_per_request_upload_and_result_read_are_not_a_round_trip():
+    src = KERNEL + """\
+extern "C" void solution_compute(int n, int reqs, const float* init, float* d_a, float* d_b, float* res) {
+    for (int r = 0; r < reqs; ++r) {
+        cudaMemcpy(d_a, init + (size_t)r * n, n * sizeof(float), cudaMemcpyHostToDevice);
+        step<<<(n + 255) / 256, 256>>>(d_a, d_b, n);
+        cudaMemcpy(res + r, d_a, sizeof(float), cudaMemcpyDeviceToHost);
+    }
+}
+"""
+    assert report(src, {"HST-04", "AP-02"}) == set()
+
+
+def test_thrust_count_in_the_loop_condition_is_a_round_trip():
+    src = """\
+#include <cuda_runtime.h>
+#include <thrust/count.h>
+#include <thrust/device_ptr.h>
+__global__ void sweep(int* active, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && active[i]) active[i] = (i % 3 == 0);
+}
+extern "C" void solution_compute(int n, int* d_active) {
+    thrust::device_ptr<int> p(d_active);
+    while (thrust::count(p, p + n, 1) > 0)
+        sweep<<<(n + 255) / 256, 256>>>(d_active, n);
+}
+"""
+    assert report(src, {"HST-04", "HST-07", "AP-02"}) == {("HST-07", 10), ("AP-02", 10)}

@@ -136,3 +136,22 @@ void solution_compute(const float* a, float* o, int n) { rows<<<n / 128, 128>>>(
         m = build_model(src, index=index)
         got = [(a.array, a.stride_tx, a.stride_expr) for a in m.accesses]
         assert got == [("row", None, "n"), ("out", 1, "1"), ("col", 1, "1")], index
+
+
+def test_address_of_and_deref_forms():
+    src = """
+__global__ void k(const float* a, float* o, int* c) {
+    int i = threadIdx.x;
+    float v = __ldg(&a[i]);
+    atomicAdd(&c[0], 1);
+    float* p = &o[i];
+    *p = v;
+    *(o + 2 * i) = v;
+}
+void solution_compute() { k<<<1, 32>>>(0, 0, 0); }
+"""
+    m = build_model(src, index=True)
+    got = [(a.array, a.is_write, a.stride_tx, a.stride_source) for a in m.accesses]
+    # `&o[i]` alone is an address, not an access
+    assert got == [("a", False, 1, "libclang"), ("c", True, 0, "libclang"),
+                   ("p", True, 1, "tree-sitter"), ("o", True, 2, "tree-sitter")]

@@ -279,3 +279,69 @@ def test_struct_methods_and_cub_typedef():
     cats = {(c.name, c.category) for c in m.calls_in("block_sum")}
     assert cats == {("Sum", "cub"), ("BlockReduce", "cub")}
     assert m.launches[0].block_value == (256,)
+
+
+def test_preprocessor_branches():
+    src = """#ifndef GUARD_H
+#define GUARD_H
+#define USE_FAST 1
+__global__ void k(float* a) {
+#ifdef USE_FAST
+    a[threadIdx.x] = 1.0f;
+#else
+    a[threadIdx.x * 2] = 2.0f;
+#endif
+#if defined(USE_SLOW) || !defined(USE_FAST)
+    a[0] = 3.0f;
+#elif USE_FAST > 0
+    a[1] = 4.0f;
+#endif
+#ifdef __CUDA_ARCH__
+    a[2] = 5.0f;
+#endif
+}
+#endif
+void solution_compute(float* a) { k<<<1, 32>>>(a); }
+"""
+    m = build_model(src, index=False)
+    assert [a.line for a in m.accesses_in("k")] == [6, 13, 16]
+    assert [a.line for a in m.accesses_in("k", all=True)] == [6, 8, 11, 13, 16]
+
+
+def test_namespaces_and_methods_are_reachable():
+    src = """
+namespace ops { __global__ void k(float* a) { a[threadIdx.x] = 0.0f; } }
+struct Solver {
+    float* d;
+    void run(int n);
+};
+void Solver::run(int n) { ops::k<<<1, n>>>(d); }
+void solution_compute(int n) { Solver s; s.run(n); }
+"""
+    m = build_model(src, index=False)
+    assert [la.kernel for la in m.launches_of()] == ["k"]
+    assert m.reachable == {"solution_compute", "Solver::run", "k"}
+
+
+def test_local_constant_propagation_and_template_types():
+    src = """
+template <typename T, int TILE>
+__global__ void k(T* a) {
+    __shared__ T buf[TILE * 2];
+    a[threadIdx.x] = buf[threadIdx.x] + (T)sizeof(T);
+}
+void solution_compute(int n, float* a) {
+    int threads = 128;
+    int blocks = (n + threads - 1) / threads;
+    int cap = 64;
+    if (blocks > cap) cap = blocks;
+    k<float, 16><<<cap, threads>>>(a);
+    k<float, 16><<<4, threads / 2>>>(a);
+}
+"""
+    m = build_model(src, index=False)
+    assert [(la.grid_value, la.block_value) for la in m.launches] == [
+        (None, (128,)), ((4,), (64,))]
+    (buf,) = m.vars
+    assert (buf.dim_values, buf.size_bytes) == ([32], 128)
+    assert m.eval_int("sizeof(T) * TILE", m.function_of("k")) == 64

@@ -126,3 +126,14 @@ def test_committed_example_is_consistent():
     covered = [est.loc[s, "ci_low_log"] <= v <= est.loc[s, "ci_high_log"]
                for s, v in truth["effects_log"].items()]
     assert sum(covered) >= len(covered) - 2
+
+
+def test_degenerate_inputs(tmp_path):
+    one = pd.DataFrame({"task": "a", "solution": list("wxyz"), "speedup": [1.0, 2, 3, 4],
+                        "MEM-02": [1, 1, 0, 0]})
+    with pytest.raises(stats.DataError, match="only 1 task with passing solutions"):
+        stats.fit_effects(stats.prepare_table(one, "one.csv"))
+    two = pd.concat([one, one.assign(task="b")]).drop(columns="MEM-02")
+    paths = report.build_report(stats.prepare_table(two, "two.csv"), tmp_path, bootstrap=0)
+    assert sorted(paths) == ["forest", "html", "markdown", "structural"]
+    assert "Only one size in the data" in paths["markdown"].read_text()

@@ -34,7 +34,7 @@ def test_prepare_table_splits_rows_and_names_the_file():
     })
     data = stats.prepare_table(raw, "runs.csv")
     assert data.strategies == ["MEM-02"]
-    assert list(zip(data.table.task, data.table.solution, strict=True)) == [("a", "s1"), ("b", "s1")]
+    assert data.table[["task", "solution"]].values.tolist() == [["a", "s1"], ["b", "s1"]]
     assert list(data.failures.solution) == ["s3"]
     assert list(data.excluded.solution) == ["s2"]
     assert data.excluded.cheating_flags.tolist() == ["cross-call-state"]
@@ -173,7 +173,8 @@ def test_not_estimable_strategies_are_reported_with_reasons():
     assert notes["CMP-05"] == "too rare: 1 solution(s) use it (need 3)"
     assert notes["MEM-06"].startswith("no within-task variation")
     assert notes["HST-02"] == "perfectly collinear with the fixed effects"
-    assert notes["MEM-01"] == "always co-occurs with PAR-02: only the bundle MEM-01+PAR-02 is estimable"
+    assert notes["MEM-01"] == ("always co-occurs with PAR-02: only the bundle MEM-01+PAR-02 "
+                               "is estimable")
     assert not t.loc[["LBL-01", "PAR-11", "CMP-05", "MEM-06", "HST-02", "MEM-01", "PAR-02"],
                      "estimable"].any()
     bundle = t.loc["MEM-01+PAR-02"]
@@ -195,7 +196,8 @@ def test_statsmodels_matches_hand_rolled_least_squares():
     y = np.log(table.speedup.to_numpy())
     beta = np.linalg.lstsq(x, y, rcond=None)[0][-len(strategies):]
     np.testing.assert_allclose(fit.params.to_numpy(), beta, atol=1e-10)
-    # CR1 by hand on the absorbed design: G/(G-1) (N-1)/(N-K) (X'X)^-1 sum_g X_g'e_g e_g'X_g (X'X)^-1
+    # CR1 by hand on the absorbed design:
+    # G/(G-1) (N-1)/(N-K) (X'X)^-1 [sum_g X_g'e_g e_g'X_g] (X'X)^-1
     xr = np.asarray(fit.result.model.exog)
     e = np.asarray(fit.result.resid)
     bread = np.linalg.inv(xr.T @ xr)
@@ -347,3 +349,34 @@ def test_pass_at_k_matches_enumeration():
     subsets = list(combinations(range(n), k))
     expect = sum(any(samples[i] for i in s) for s in subsets) / len(subsets)
     assert stats.pass_at_k(n, c, k) == pytest.approx(expect)
+
+
+def test_load_analysis_from_store_and_labels(tmp_path):
+    from strategylens import store
+
+    base = {"compiled": True, "e2e_ms_median": 1.0, "e2e_ms_iqr": 0.01, "n_trials": 9,
+            "gpu_name": "H200", "kernel_launches": 1, "h2d_bytes": 8, "d2h_bytes": 8,
+            "kernel_ms": 0.5}
+    runs = [("bfs", "runs/m1/bfs/a.cu", True, 4.0, []),
+            ("bfs", "runs/m1/bfs/b.cu", True, 9.0, ["cross-call-state"]),
+            ("bfs", "runs/m1/bfs/c.cu", False, None, []),
+            ("sort", "runs/m1/sort/a.cu", True, 2.0, ["precision"])]
+    for task, sol, ok, speed, flags in runs:
+        store.append(tmp_path / "st", {**base, "task": task, "solution": sol, "size": "small",
+                                       "correct": ok, "cpu_ms": 10.0, "speedup": speed,
+                                       "audit_flags": flags})
+    lab = tmp_path / "tags.jsonl"
+    lab.write_text("\n".join(json.dumps({"path": p, "ok": True, "labels": [
+        {"id": i, "kind": "strategy", "confidence": 1.0, "intensity": None,
+         "evidence": [{"line_start": 1, "line_end": 2, "detector": "x"}]} for i in ids]})
+        for p, ids in [("/abs/runs/m1/bfs/a.cu", ["MEM-02"]), ("/abs/runs/m1/bfs/b.cu", []),
+                       ("/abs/runs/m1/bfs/c.cu", ["MEM-02", "PAR-04"]),
+                       ("/abs/runs/m1/sort/a.cu", ["PAR-04"])]) + "\n")
+    data = stats.load_analysis(store=tmp_path / "st", labels=lab)
+    assert data.problems == []
+    assert data.strategies == ["MEM-02", "PAR-04"]
+    assert data.table[["task", "solution", "MEM-02", "PAR-04"]].values.tolist() == [
+        ["bfs", "runs/m1/bfs/a.cu", 1, 0], ["sort", "runs/m1/sort/a.cu", 0, 1]]
+    assert data.excluded[["solution", "cheating_flags"]].values.tolist() == [
+        ["runs/m1/bfs/b.cu", "cross-call-state"]]
+    assert data.failures["solution"].tolist() == ["runs/m1/bfs/c.cu"]

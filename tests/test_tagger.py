@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -262,3 +263,18 @@ def test_cli_ast_detectors_run(tmp_path):
     assert obj["ok"] and obj["error"] is None
     assert all(set(lb) >= {"id", "kind", "confidence", "intensity", "evidence"}
                for lb in obj["labels"])
+
+
+def _crash(items):
+    os._exit(3)  # what a segfault in a worker looks like to the pool
+
+
+def test_worker_crash_falls_back_in_process(bad_tree, monkeypatch):
+    monkeypatch.setattr(tagger, "_worker_tag", _crash)
+    results = {Path(r.path).name: r for r in tagger.tag_paths(
+        [bad_tree / "good.cu", bad_tree / "macro.cu"], jobs=2, detectors="substring",
+        index=True, cache=False, chunk=1)}
+    assert sorted(results) == ["good.cu", "macro.cu"]
+    assert all(r.ok for r in results.values())
+    assert any("worker failed (BrokenProcessPool" in w for w in results["good.cu"].warnings), \
+        results["good.cu"].warnings

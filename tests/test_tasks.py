@@ -80,7 +80,7 @@ def test_cli_show_prints_bytes_per_size():
     row = json.loads(res.stdout)[0]
     # weights + values in (4 bytes each per item); best out (capacity + 1 ints).
     assert row["bytes"]["small"] == {"in": 60 * 8, "out": 2001 * 4}
-    assert row["bytes"]["large"] == {"in": 4000 * 8, "out": 1000001 * 4}
+    assert row["bytes"]["large"] == {"in": 6000 * 8, "out": 1000001 * 4}
 
 
 def test_cli_unknown_task_is_a_usage_error():
@@ -130,7 +130,7 @@ def _copy_task(tmp_path: Path, task_id: str = "knapsack") -> Path:
     ("domain: operations-research", "domain: chemistry", "domain"),
     ("mode: exact", "mode: fuzzy", "correctness.mode"),
     ("int capacity, int* best)", "int capacity, float* best)", "params[4].dtype"),
-    ("  large: {n_items: 4000, capacity: 1000000}\n", "", "sizes"),
+    ("  large: {n_items: 6000, capacity: 1000000}\n", "", "sizes"),
     ("id: knapsack", "id: knapsack2", "id"),
 ])
 def test_bad_task_yaml_names_file_and_field(tmp_path, old, new, field):

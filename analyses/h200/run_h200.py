@@ -90,7 +90,7 @@ def main() -> int:
     fixture_sols = sorted((FIXTURE / "solutions").glob("*.cu"))
     if not args.no_cheats:
         fixture_sols += sorted(CHEATS.glob("*.cu"))
-    plan = [(t, z, sorted((t.path / "solutions").glob("*.cu")))
+    plan = [(t, z, fixture_sols if t is fixture else sorted((t.path / "solutions").glob("*.cu")))
             for z in sizes for t in [fixture] + tasks]
     store = Path(args.store)
     done = read_results(store)
@@ -99,7 +99,7 @@ def main() -> int:
             if any((t.id, solution_id(s), z) not in done for s in sols)]
     t_start = time.monotonic()
     precompute([(t, z) for t, z, _ in plan], args.jobs)
-    cfg = RunConfig(measure_s=args.measure_s)
+    cfg = RunConfig(measure_s=args.measure_s, solution_timeout_s=180)
     for t, z, sols in plan:
         if time.monotonic() - t_start > args.deadline_s:
             print(f"deadline: {t.id}/{z} left for the next call", file=sys.stderr, flush=True)

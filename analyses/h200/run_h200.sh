@@ -19,15 +19,15 @@ mkdir -p "$STORE"
 {
   date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
   nvcc --version | tail -1; python3 --version; nproc
-  python3 -c "from cupti import cupti; print('cupti', cupti.get_version())" 2>&1 | tail -1
+  python3 -c "from cupti import cupti; print('cupti-python importable')" 2>&1 | tail -1
   cat /sys/kernel/security/lsm 2>/dev/null; echo
 } 2>&1 | tee "$OUT/env.txt"
 t0=$(date +%s)
-python3 analyses/h200/run_h200.py --store "$STORE" "$@" 2>&1 | tee "$OUT/run.log"
+timeout ${RUN_TIMEOUT:-480} python3 analyses/h200/run_h200.py --store "$STORE" "$@" 2>&1 | tee "$OUT/run.log"
 echo "run_h200.py: $(( $(date +%s) - t0 )) s" | tee -a "$OUT/run.log"
 python3 -m strategylens.cli results export "$STORE" --format csv > "$OUT/h200.csv" 2>>"$OUT/run.log"
 if [ "${SKIP_PYTEST:-0}" != 1 ]; then
-  timeout 300 python3 -m pytest -q -m gpu tests/test_harness_gpu.py 2>&1 | tail -40 | tee "$OUT/pytest_gpu.log"
+  timeout ${PYTEST_TIMEOUT:-100} python3 -m pytest -q -m gpu tests/test_harness_gpu.py 2>&1 | tail -40 | tee "$OUT/pytest_gpu.log"
 fi
 tar -C "$STORE" -czf "$OUT/store.tar.gz" results trials traces
 ls -la "$OUT"

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from strategylens import REPO_ROOT, __version__
@@ -87,10 +87,11 @@ def main() -> None:
     n_det = sum(len(v) for v in resolve_detectors(None, cat).values())
     lines = [
         "# strategylens tag throughput",
-        f"utc: {datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        f"utc: {datetime.now(UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}",
         f"commit: {commit()}  strategylens {__version__}",
         f"machine: {cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}",
+        f"{platform.release()}, Python {platform.python_version()}; load average before the "
+        f"run {os.getloadavg()[0]:.2f} (the machine is shared)",
         f"detectors: {n_det} registered for {len(resolve_detectors(None, cat))} IDs; "
         f"catalog version {cat.version}",
     ]

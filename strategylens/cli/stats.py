@@ -48,6 +48,8 @@ def load(data: Optional[Path], store: Optional[Path], labels: Optional[Path]):
         raise fail(str(exc), EXIT_USAGE) from None
     for problem in analysis.problems:
         warn(problem)
+    if not analysis.strategies:
+        warn(f"{analysis.source}: no strategy columns (IDs such as MEM-02): nothing to estimate")
     if analysis.table.empty:
         raise fail(f"{analysis.source}: no correct solution with a positive speedup", EXIT_USAGE)
     err.print(f"{analysis.source}: {len(analysis.table)} passing rows, {len(analysis.failures)} "
@@ -78,7 +80,20 @@ def rounded(rows: list[dict], digits: int = 3) -> list[dict]:
 
 
 def show(frame, fmt: Format, columns: list[str], title: str) -> None:
+    """Emit a table; the human view joins CI bounds into one ``95% CI`` column."""
     rows = records(frame)
+    if fmt == Format.human:
+        for lo, hi, log in (("multiplier_low", "multiplier_high", False),
+                            ("ci_low_log", "ci_high_log", True)):
+            if lo in columns and hi in columns:
+                at = columns.index(lo)
+                columns = [c for c in columns if c not in (lo, hi)]
+                columns.insert(at, "95% CI")
+                for r in rows:
+                    a, b = r.get(lo), r.get(hi)
+                    if a is not None and b is not None:
+                        a, b = (math.exp(a), math.exp(b)) if log else (a, b)
+                        r["95% CI"] = f"{a:.2f}-{b:.2f}"
     emit(rounded(rows) if fmt == Format.human else rows, fmt,
          columns if fmt in (Format.human, Format.csv) else None, title=title)
 
@@ -208,7 +223,9 @@ def simulate(
 ) -> None:
     """Write a simulated corpus with planted, confounded effects; print the planted truth.
 
-    Example: strategylens stats simulate --out sim.csv --seed 1 && strategylens stats effects --data sim.csv
+    Example: strategylens stats simulate --out sim.csv --seed 1
+
+    then: strategylens stats effects --data sim.csv
     """
     from strategylens.stats import simulate_corpus
 

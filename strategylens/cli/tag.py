@@ -47,8 +47,9 @@ def command(
     """Tag CUDA files with the strategies and anti-patterns of the catalog.
 
     Human table by default (file, ID, lines, confidence); --format jsonl prints one object per
-    file ({"path", "ok", "error", "labels": [...]}), --format csv one row per label and
-    evidence span (path, id, kind, confidence, intensity, line_start, line_end, detector).
+    file ({"path", "ok", "error", "labels": [...]}); --format csv and --out FILE.parquet give
+    one row per label and evidence span (path, id, kind, confidence, intensity, line_start,
+    line_end, detector; a tagged file without labels gets one row with an empty id).
     Exit code 0 when every file was tagged, 1 when any file failed, 2 for bad usage.
 
     Examples:
@@ -80,6 +81,9 @@ def command(
     for r in iter_progress(stream, total=len(files), description="tagging"):
         if not r.ok:
             warn(r.error or f"{r.path}: failed")
+        elif fmt not in (Format.json, Format.jsonl):  # json output carries its warnings
+            for w in r.warnings:
+                warn(w)
         if fmt == Format.jsonl:
             sys.stdout.write(json.dumps(r.as_dict()) + "\n")
             sys.stdout.flush()

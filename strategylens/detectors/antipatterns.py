@@ -10,17 +10,16 @@ arguments and local variables to their initialisers.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from tree_sitter import Node
 
 from strategylens.detectors import Finding
-from strategylens.detectors.hst import (LineDetector, descendants, device_work_in, host_loops, identifiers,
-                                        in_condition_part, inside, is_cub_device,
-                                        is_host_function, is_library_compute,
-                                        is_thrust_algorithm, line, reachable_host_calls,
-                                        reachable_launches, root_identifier, round_trips,
-                                        call_args, launch_args)
+from strategylens.detectors.hst import (LineDetector, call_args, descendants, device_work_in,
+                                        host_loops, identifiers, in_condition_part, inside,
+                                        is_cub_device, is_host_function, is_library_compute,
+                                        is_thrust_algorithm, launch_args, reachable_host_calls,
+                                        reachable_launches, root_identifier, round_trips)
 from strategylens.model import Function, Loop, ProgramModel
 
 _INT_WORDS = ("int", "long", "size_t", "unsigned", "short", "ptrdiff_t", "int64_t", "uint64_t",
@@ -126,7 +125,11 @@ def loop_sized(model: ProgramModel, loop: Loop) -> bool:
         return loop.trip_count > _BIG_CONSTANT
     cond = loop.node.child_by_field_name("condition")
     skip = {loop.var} if loop.var else set()
-    return sized(model, fn, cond, skip)
+    if sized(model, fn, cond, skip):
+        return True
+    # A count-down loop (`for (c = capacity; c >= w[i]; --c)`) takes its range from the start.
+    init = loop.node.child_by_field_name("initializer")
+    return loop.kind == "for" and init is not None and sized(model, fn, init, skip)
 
 
 def _device_closure(model: ProgramModel, fn: Function) -> list[Function]:
@@ -192,7 +195,8 @@ class SerialKernel(LineDetector):
             for lp in guarded:
                 if any(o is not lp and inside(o.node, lp.node) for o in guarded):
                     continue
-                nest = max(sum(1 for o in loops if inside(lp.node, o.node) and inside(o.node, i.node))
+                nest = max(sum(1 for o in loops
+                               if inside(lp.node, o.node) and inside(o.node, i.node))
                            for i in loops if inside(lp.node, i.node))
                 if nest + host < _parallel_order(model, launches, exclude=fn.name):
                     continue
@@ -213,7 +217,8 @@ class SerialKernel(LineDetector):
 
 def _host_levels(model: ProgramModel, launch) -> int:
     """Problem-sized host loops around a launch."""
-    return sum(1 for lp in host_loops(model) if inside(lp.node, launch.node) and loop_sized(model, lp))
+    return sum(1 for lp in host_loops(model)
+               if inside(lp.node, launch.node) and loop_sized(model, lp))
 
 
 def _parallel_order(model: ProgramModel, launches: list, exclude: str) -> int:
@@ -243,7 +248,8 @@ def _is_single_thread_test(model: ProgramModel, cond: Node, tvars: set[str]) -> 
     if "||" in text:
         return False
     for n in descendants(cond):
-        if n.type != "binary_expression" or model.text_of(n.child_by_field_name("operator")) != "==":
+        if n.type != "binary_expression" or \
+                model.text_of(n.child_by_field_name("operator")) != "==":
             continue
         left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
         for a, b in ((left, right), (right, left)):
@@ -337,6 +343,11 @@ class UncoalescedAccess(LineDetector):
             row = _csr_row(model, init, cond)
             if row is None or row not in tvars or _loaded(model, fn, row):
                 continue
+            # Lanes striding over one row (`e = row_ptr[w] + lane; e += 32`) is LBL-02, not a
+            # thread-per-row walk.
+            lanes = identifiers(model, init) & (tvars | {"threadIdx"}) - {row}
+            if lanes or (lp.step_value is not None and abs(lp.step_value) > 1):
+                continue
             if _data_guarded(model, fn, lp, row):
                 continue
             yield Finding(lp.line_start, lp.line_start, 0.7,
@@ -352,7 +363,7 @@ def _covered_chunks(model: ProgramModel, fn: Function, strided: list) -> set:
     for a in strided:
         if a.stride_tx is not None and 2 <= abs(a.stride_tx) <= 32:
             groups.setdefault((a.array, abs(a.stride_tx)), []).append(a)
-    for (array, stride), accs in groups.items():
+    for (_array, stride), accs in groups.items():
         texts = {a.index_text.replace(" ", "") for a in accs}
         if len(texts) >= stride:
             out.update(accs)
@@ -496,18 +507,23 @@ class CrossCallState(LineDetector):
         for n in descendants(fn.body):
             if n.type != "identifier" or model.text_of(n) != name or inside(decl, n):
                 continue
-            p = n.parent
+            top = n  # climb member and element accesses: g.buf[i] = ... writes g
+            while top.parent is not None and top.parent.type in (
+                    "field_expression", "subscript_expression") and \
+                    top.parent.child_by_field_name("argument") == top:
+                top = top.parent
+            p = top.parent
             # written: assignment target, ++/--, &name passed on, container update
-            if p.type == "assignment_expression" and p.child_by_field_name("left") == n:
+            if p.type == "assignment_expression" and p.child_by_field_name("left") == top:
                 written = True
             elif p.type == "update_expression":
                 written = True
             elif p.type == "pointer_expression" and model.text_of(p).startswith("&"):
                 written = True
-            elif p.type == "field_expression" and p.parent is not None and \
-                    p.parent.type == "call_expression" and model.text_of(
-                    p.child_by_field_name("field")) in ("push_back", "resize", "assign", "insert",
-                                                        "emplace_back", "clear", "reserve"):
+            elif top is not n and top.type == "field_expression" and p.type == "call_expression" \
+                    and model.text_of(top.child_by_field_name("field")) in (
+                        "push_back", "resize", "assign", "insert", "emplace_back", "clear",
+                        "reserve"):
                 written = True
             # tested: inside a condition
             a = n.parent

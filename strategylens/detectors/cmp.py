@@ -8,13 +8,14 @@ the solution and carry lower confidence.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
 from strategylens.detectors.mem import (
-    LOOP_TYPES, SCALAR_BYTES, _rhs_reads_global, ancestors, assignment_of, base_name,
-    device_functions, enclosing_loops, global_names, identifiers, is_sync, line, linear_coef,
-    nodes_of, shared_array_uses, strip, subscript_indices, text, types,
+    LOOP_TYPES, SCALAR_BYTES, _rhs_reads_global, assignment_of, base_name, computed,
+    device_functions, enclosing_loops, fn_nodes, global_names, identifiers, is_sync, line, local_defs_op,
+    nodes_of, shared_array_uses, single_thread_guarded, strip, subscript_indices, text, types,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,7 +34,7 @@ FAST_INTRINSICS = {
     "__powf": 0.9, "__sinf": 0.9, "__cosf": 0.9, "__tanf": 0.9, "__sincosf": 0.9,
     "__fdividef": 0.9, "__saturatef": 0.85, "__frsqrt_rn": 0.85, "rsqrtf": 0.8, "rsqrt": 0.75,
     "fmaf": 0.75, "fma": 0.7, "__fmaf_rn": 0.8, "__fmaf_rz": 0.8, "__fmaf_ru": 0.8,
-    "__fmaf_rd": 0.8, "__fma_rn": 0.8, "__fmaf_ieee_rn": 0.8, "rcbrtf": 0.7, "__frcp_rn": 0.7,
+    "__fmaf_rd": 0.8, "__fma_rn": 0.8, "__fmaf_ieee_rn": 0.8, "rcbrtf": 0.7,
 }
 BIT_CALLS = {"__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev", "__brevll",
              "__fns", "__ballot_sync", "__ballot", "__funnelshift_l", "__funnelshift_r",
@@ -50,13 +51,13 @@ def _short(name: str) -> str:
     return name.split("::")[-1].split(".")[-1]
 
 
-def _is_math_call(model: "ProgramModel", node: "Node") -> bool:
+def _is_math_call(model: ProgramModel, node: Node) -> bool:
     fn = node.child_by_field_name("function")
     name = _short(text(model, fn)).lstrip("_")
     return name in MATH_CALLS or (name.endswith("f") and name[:-1] in MATH_CALLS)
 
 
-def _fn_name_line(fn: "Function") -> int:
+def _fn_name_line(fn: Function) -> int:
     """Line of the kernel's name in its declarator."""
     decl = fn.node.child_by_field_name("declarator")
     while decl is not None and decl.type != "function_declarator":
@@ -68,12 +69,12 @@ def _fn_name_line(fn: "Function") -> int:
     return fn.line_start
 
 
-def _launch_args(model: "ProgramModel", la) -> list[str]:
+def _launch_args(model: ProgramModel, la) -> list[str]:
     args = la.node.child_by_field_name("arguments")
     return [text(model, a) for a in args.named_children] if args is not None else []
 
 
-def _body_stmt(node: "Node | None") -> "Node | None":
+def _body_stmt(node: Node | None) -> Node | None:
     """The single jump statement of an if consequence (``return;``, ``{ ...; return; }``)."""
     if node is None:
         return None
@@ -96,9 +97,9 @@ class KernelFusion(Detector):
 
     - a computed value (not a plain copy of global data) written to a ``__shared__`` array, a
       barrier, then read by other threads (a different index) to compute the next stage;
-    - a value reduced across the block (a shared reduction workspace read at a constant index, a
-      shared scalar, or a shuffle broadcast) consumed by a later statement or loop that reads
-      global data again.
+    - a value reduced across the block or warp (a shared reduction workspace read at a constant
+      index, a shared scalar, a shuffle broadcast from lane 0, or an XOR butterfly) consumed by a
+      later loop that reads global data again (a second pass over the data).
 
     Per-thread chains in registers (the natural port of the reference's loop body), a norm or
     change accumulated where its operand is produced, reduction trees and scans on their own, and
@@ -107,7 +108,7 @@ class KernelFusion(Detector):
 
     id = "CMP-01"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         for fn in model.reachable_kernels():
             if fn.body is None:
                 continue
@@ -123,7 +124,7 @@ class KernelFusion(Detector):
 
     # -- shape 1 ---------------------------------------------------------------------------
     def _shared_handoffs(self, model, fn, gnames) -> int:
-        syncs = [c.start_byte for c in nodes_of(fn.body, "call_expression")
+        syncs = [c.start_byte for c in fn_nodes(model, fn, "call_expression")
                  if is_sync(model, c)]
         count = 0
         for v in model.vars_in(fn, space="shared"):
@@ -132,62 +133,20 @@ class KernelFusion(Detector):
             writes, reads, self_update = shared_array_uses(model, fn, v.name)
             if self_update or not writes or not reads:
                 continue
-            computed = []
+            made = []
             for w in writes:
                 rhs = assignment_of(w).child_by_field_name("right")
-                if self._computed(model, fn, rhs) and _rhs_reads_global(model, fn, rhs, gnames):
-                    computed.append(w)
-            if not computed:
+                if computed(model, fn, rhs) and _rhs_reads_global(model, fn, rhs, gnames) \
+                        and not single_thread_guarded(model, fn, w):
+                    made.append(w)
+            if not made:
                 continue
             wtexts = {text(model, w) for w in writes}
-            first = min(w.start_byte for w in computed)
+            first = min(w.start_byte for w in made)
             if any(r.start_byte > first and text(model, r) not in wtexts and
                    any(first < s < r.start_byte for s in syncs) for r in reads):
                 count += 1
         return count
-
-    def _computed(self, model, fn, rhs, depth: int = 0) -> bool:
-        """Whether an expression computes something rather than copying data or a literal."""
-        n = strip(rhs)
-        if n is None:
-            return False
-        t = n.type
-        if t in ("subscript_expression", "field_expression", "pointer_expression",
-                 "number_literal", "true", "false", "null", "sizeof_expression"):
-            return False
-        if t == "conditional_expression":
-            return self._computed(model, fn, n.child_by_field_name("consequence"), depth) or \
-                self._computed(model, fn, n.child_by_field_name("alternative"), depth)
-        if t == "call_expression":
-            name = _short(text(model, n.child_by_field_name("function")))
-            if name.startswith("make_") or name in ("__ldg",):
-                args = n.child_by_field_name("arguments")
-                return any(self._computed(model, fn, a, depth) for a in args.named_children) \
-                    if args is not None else False
-            return True
-        if t == "identifier":
-            if depth > 0:
-                return False
-            defs = self._defs(model, fn, text(model, n))
-            return any(op != "=" or self._computed(model, fn, r, depth + 1) for op, r in defs)
-        if t == "unary_expression" and text(model, n.child_by_field_name("operator")) == "-":
-            return True
-        return t in ("binary_expression", "unary_expression", "update_expression")
-
-    @staticmethod
-    def _defs(model, fn, name) -> list[tuple[str, "Node"]]:
-        out = []
-        for n in nodes_of(fn.body, "init_declarator", "assignment_expression"):
-            if n.type == "init_declarator":
-                d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
-                if d is not None and d.type == "identifier" and text(model, d) == name and v:
-                    out.append(("=", v))
-            else:
-                left = n.child_by_field_name("left")
-                if left is not None and left.type == "identifier" and text(model, left) == name:
-                    out.append((text(model, n.child_by_field_name("operator")),
-                                n.child_by_field_name("right")))
-        return out
 
     # -- shape 2 ---------------------------------------------------------------------------
     def _reduced_consumers(self, model, fn, gnames) -> int:
@@ -212,7 +171,17 @@ class KernelFusion(Detector):
 
         # names holding a block-reduced value, and the earliest point each becomes available
         reduced: dict[str, int] = {}
-        for n in nodes_of(fn.body, "init_declarator", "assignment_expression"):
+        # butterfly reductions leave the total in every lane: v += __shfl_xor_sync(m, v, o)
+        for n in fn_nodes(model, fn, "assignment_expression"):
+            left = n.child_by_field_name("left")
+            if left is None or left.type != "identifier":
+                continue
+            calls = [_short(text(model, c.child_by_field_name("function")))
+                     for c in nodes_of(n.child_by_field_name("right"), "call_expression")]
+            loops = enclosing_loops(n, fn)
+            if loops and any(c in ("__shfl_xor_sync", "__shfl_xor") for c in calls):
+                reduced.setdefault(text(model, left), loops[0].end_byte)
+        for n in fn_nodes(model, fn, "init_declarator", "assignment_expression"):
             if n.type == "init_declarator":
                 d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
             else:
@@ -222,13 +191,12 @@ class KernelFusion(Detector):
                 continue
             if reduced_read(v) or identifiers(model, v) & set(reduced):
                 reduced.setdefault(text(model, d), n.end_byte)
-        # direct uses of a shared scalar or workspace element also count
         consumers = 0
         for name, after in reduced.items():
             if self._consumed(model, fn, gnames, {name}, after):
                 consumers += 1
         for name in scalars:
-            writes = [w for w in nodes_of(fn.body, "assignment_expression")
+            writes = [w for w in fn_nodes(model, fn, "assignment_expression")
                       if text(model, w.child_by_field_name("left")) == name]
             if writes and self._consumed(model, fn, gnames, {name},
                                          min(w.end_byte for w in writes)):
@@ -237,19 +205,16 @@ class KernelFusion(Detector):
 
     def _consumed(self, model, fn, gnames, names, after) -> bool:
         """Whether a loop or statement after ``after`` reads global data and uses ``names``."""
-        for st in nodes_of(fn.body, *LOOP_TYPES, "expression_statement", "declaration"):
-            if st.start_byte < after or not (identifiers(model, st) & names):
+        loops = {(lp.node.start_byte, lp.node.end_byte): lp for lp in model.loops_in(fn)}
+        for st in fn_nodes(model, fn, *LOOP_TYPES):
+            lp = loops.get((st.start_byte, st.end_byte))
+            if st.start_byte < after or lp is None or lp.var is None or \
+                    not (identifiers(model, st) & names):
                 continue
-            if st.type in ("expression_statement", "declaration") and any(
-                    a.type in LOOP_TYPES for a in ancestors(st, fn.node)):
-                continue  # statements inside loops are judged with their loop
-            reads_global = False
             for s in nodes_of(st, "subscript_expression", "pointer_expression"):
-                if base_name(model, s) in gnames and assignment_of(s) is None:
-                    reads_global = True
-                    break
-            if reads_global:
-                return True
+                if base_name(model, s) in gnames and assignment_of(s) is None and \
+                        lp.var in identifiers(model, s):
+                    return True
         return False
 
 
@@ -263,13 +228,13 @@ class AlgorithmSubstitution(Detector):
     a stencil kernel and swaps its input and output pointers; evidence: the swap), red-black
     ordering ((i + j) parity compared with a colour parameter), a bitonic network (an XOR partner
     index used for a compare-exchange), pointer jumping (``x[i] = x[x[i]]``), level-synchronous
-    BFS (``level[v] == cur`` with ``level[u] = cur + 1``), and atomicMin relaxation of
-    ``dist[u] + w``.
+    BFS (``level[v] == cur`` with ``level[u] = cur + 1``). Relaxation (Bellman-Ford style) is not
+    reported: it is also the natural port of a Bellman-Ford reference.
     """
 
     id = "CMP-02"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         seen: set[int] = set()
         for ln, conf, note in self._all(model):
             if ln not in seen:
@@ -287,12 +252,12 @@ class AlgorithmSubstitution(Detector):
 
     def _kernel_shapes(self, model, fn, params, int_params):
         written: dict[str, list[str]] = {}
-        for n in nodes_of(fn.body, "assignment_expression"):
+        for n in fn_nodes(model, fn, "assignment_expression"):
             left = strip(n.child_by_field_name("left"))
             if left is not None and left.type == "subscript_expression":
                 written.setdefault(base_name(model, left), []).append(
                     text(model, n.child_by_field_name("right")))
-        for n in nodes_of(fn.body, "assignment_expression", "init_declarator", "if_statement",
+        for n in fn_nodes(model, fn, "assignment_expression", "init_declarator", "if_statement",
                           "call_expression", "binary_expression"):
             if not model.is_reachable(n):
                 continue
@@ -335,18 +300,11 @@ class AlgorithmSubstitution(Detector):
                                     self._is_plus_one(model, r, text(model, y))
                                     for r in written.get(base_name(model, x), [])):
                                 yield line(n), 0.55, "level-synchronous BFS"
-            if n.type == "call_expression" and _short(text(model, n.child_by_field_name(
-                    "function"))) in ("atomicMin", "atomicMin_system", "atomicMin_block"):
-                args = n.child_by_field_name("arguments")
-                if args is not None and args.named_child_count == 2:
-                    val = args.named_children[1]
-                    if self._sum_of_element(model, fn, val):
-                        yield line(n), 0.4, "relaxation by atomicMin"
 
     def _exchange(self, model, fn, name) -> bool:
         """``name`` indexes an array that is both read and written (a compare-exchange)."""
         arrays_r, arrays_w = set(), set()
-        for s in nodes_of(fn.body, "subscript_expression"):
+        for s in fn_nodes(model, fn, "subscript_expression"):
             if name in {text(model, strip(i)) for i in subscript_indices(s)}:
                 (arrays_w if assignment_of(s) is not None else arrays_r).add(base_name(model, s))
         return bool(arrays_r & arrays_w)
@@ -368,29 +326,8 @@ class AlgorithmSubstitution(Detector):
     def _is_plus_one(model, rhs_text, param) -> bool:
         return rhs_text.replace(" ", "") in (f"{param}+1", f"1+{param}")
 
-    def _sum_of_element(self, model, fn, val) -> bool:
-        val = strip(val)
-        if val is None:
-            return False
-        if val.type == "call_expression":  # __float_as_int(nd)
-            args = val.child_by_field_name("arguments")
-            if args is None or args.named_child_count != 1:
-                return False
-            val = strip(args.named_children[0])
-        if val is not None and val.type == "identifier":
-            defs = KernelFusion._defs(model, fn, text(model, val))
-            return any(self._plus_element(model, r) for _, r in defs)
-        return self._plus_element(model, val)
-
-    @staticmethod
-    def _plus_element(model, node) -> bool:
-        node = strip(node)
-        return node is not None and node.type == "binary_expression" and \
-            text(model, node.child_by_field_name("operator")) == "+" and \
-            any(True for _ in nodes_of(node, "subscript_expression"))
-
     def _jacobi_swap(self, model):
-        stencil = {k.name for k in model.reachable_kernels() if self._is_stencil(model, k)}
+        stencil = {k.name for k in model.reachable_kernels() if self._is_relaxation(model, k)}
         for loop in model.loops_in():
             fn = model.function_of(loop.function) if loop.function else None
             if fn is None or fn.is_kernel or fn.is_device and not fn.is_host:
@@ -408,13 +345,34 @@ class AlgorithmSubstitution(Detector):
                     yield ln, 0.5, f"Jacobi ping-pong swap of {a} and {b}"
 
     @staticmethod
-    def _is_stencil(model, k) -> bool:
-        """A kernel reading one of its pointer parameters at three or more distinct offsets."""
-        idx: dict[str, set[str]] = {}
-        for a in model.accesses_in(k):
-            if a.is_read and not a.is_write and a.space == "global":
-                idx.setdefault(a.array, set()).add(a.index_text.replace(" ", ""))
-        return any(len(s) >= 3 for s in idx.values())
+    def _is_relaxation(model, k) -> bool:
+        """A Jacobi-style update: an element is written from its neighbours in another array
+        (two or more distinct indices) without reading the old value at its own index, as in
+        x_new[i] = (b[i] - sum_j a_ij x[j]) / a_ii. Explicit time steps read the centre too."""
+        if k.body is None:
+            return False
+        ptrs = {p.name for p in k.params if p.is_pointer}
+        for n in fn_nodes(model, k, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            if left is None or left.type != "subscript_expression" or \
+                    base_name(model, left) not in ptrs:
+                continue
+            target = base_name(model, left)
+            own = [text(model, i).replace(" ", "") for i in subscript_indices(left)]
+            exprs = [n.child_by_field_name("right")]
+            for name in identifiers(model, exprs[0]):
+                exprs += [r for op, r in local_defs_op(model, k, name)]
+            reads: dict[str, set[str]] = {}
+            for e in exprs:
+                for sub in nodes_of(e, "subscript_expression"):
+                    arr = base_name(model, sub)
+                    if arr in ptrs and arr != target:
+                        reads.setdefault(arr, set()).add(
+                            ",".join(text(model, i).replace(" ", "")
+                                     for i in subscript_indices(sub)))
+            if any(len(ix) >= 2 and ",".join(own) not in ix for ix in reads.values()):
+                return True
+        return False
 
     def _swaps(self, model, loop_node):
         for c in nodes_of(loop_node, "call_expression"):
@@ -454,7 +412,7 @@ class Precomputation(Detector):
 
     id = "CMP-03"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         seen: set[int] = set()
         for ln, conf, note in list(self._host_tables(model)) + list(self._setup_kernels(model)) \
                 + list(self._shared_tables(model)):
@@ -470,7 +428,7 @@ class Precomputation(Detector):
         if any(_is_math_call(model, c) for c in nodes_of(rhs, "call_expression")):
             return True
         for name in identifiers(model, rhs):
-            for op, d in KernelFusion._defs(model, fn, name):
+            for _op, d in local_defs_op(model, fn, name):
                 if scope.start_byte <= d.start_byte < scope.end_byte and \
                         not any(True for _ in nodes_of(d, "subscript_expression")) and \
                         any(_is_math_call(model, c) for c in nodes_of(d, "call_expression")):
@@ -486,7 +444,7 @@ class Precomputation(Detector):
         for fn in model.reachable_functions():
             if fn.body is None or fn.is_kernel or (fn.is_device and not fn.is_host):
                 continue
-            for n in nodes_of(fn.body, "assignment_expression"):
+            for n in fn_nodes(model, fn, "assignment_expression"):
                 left = strip(n.child_by_field_name("left"))
                 if left is None or left.type != "subscript_expression" or \
                         text(model, n.child_by_field_name("operator")) != "=":
@@ -509,7 +467,7 @@ class Precomputation(Detector):
                 if la2.kernel != k.name:
                     others |= {a.strip("&* ") for a in _launch_args(model, la2)}
             pnames = [p.name for p in k.params]
-            for n in nodes_of(k.body, "assignment_expression"):
+            for n in fn_nodes(model, k, "assignment_expression"):
                 left = strip(n.child_by_field_name("left"))
                 if left is None or left.type != "subscript_expression":
                     continue
@@ -553,7 +511,7 @@ class LoopUnrolling(Detector):
 
     id = "CMP-04"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         dev = {f.name for f in device_functions(model)}
         loops = sorted(model.loops, key=lambda lp: lp.line_start)
         for p in model.pragmas:
@@ -607,7 +565,7 @@ class FastMathIntrinsics(Detector):
 
     id = "CMP-05"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         dev = {f.name for f in device_functions(model)}
         for c in model.calls_in():
             if c.function not in dev:
@@ -624,20 +582,20 @@ class DivergenceReduction(Detector):
     """CMP-06: branchless selects and warp-uniform branches in reachable device code.
 
     Reported: a comparison used as a number (``x * (x > 0)``, ``(float)(a < b)``, ``-(a < b)``);
-    an ``if`` whose condition is a warp vote; a conditional expression inside a loop whose arms
-    are plain arithmetic (no memory access, no call). Ordinary branches, bounds-guarded loads and
-    votes used only as bit masks are left out.
+    an ``if`` whose condition is a warp vote; a predicated update inside a loop,
+    ``x = cond ? new : x`` with plain arithmetic arms. Ordinary branches, bounds-guarded loads,
+    other conditional expressions and votes used only as bit masks are left out.
     """
 
     id = "CMP-06"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         seen: set[int] = set()
         for fn in device_functions(model):
             if fn.body is None:
                 continue
-            for n in nodes_of(fn.body, "binary_expression", "cast_expression", "unary_expression",
-                              "if_statement", "conditional_expression"):
+            for n in fn_nodes(model, fn, "binary_expression", "cast_expression", "unary_expression",
+                              "if_statement", "conditional_expression", "assignment_expression"):
                 if not model.is_reachable(n):
                     continue
                 hit = self._check(model, fn, n)
@@ -656,6 +614,9 @@ class DivergenceReduction(Detector):
             tname = text(model, n.child_by_field_name("type")).strip()
             if tname in SCALAR_BYTES and tname != "bool":
                 return 0.7, "comparison converted to a number"
+        if t == "assignment_expression" and text(model, n.child_by_field_name("operator")) in (
+                "+=", "-=", "*=") and self._is_compare(model, n.child_by_field_name("right")):
+            return 0.65, "comparison accumulated as a number"
         if t == "unary_expression" and text(model, n.child_by_field_name("operator")) == "-" \
                 and self._is_compare(model, n.child_by_field_name("argument")):
             return 0.7, "comparison mask"
@@ -666,8 +627,14 @@ class DivergenceReduction(Detector):
                     return 0.7, "warp-uniform branch on a vote"
         if t == "conditional_expression" and enclosing_loops(n, fn):
             arms = [n.child_by_field_name("consequence"), n.child_by_field_name("alternative")]
-            if all(a is not None and self._plain(model, a) for a in arms):
-                return 0.5, "select inside a loop"
+            p = n.parent
+            while p is not None and p.type == "parenthesized_expression":
+                p = p.parent
+            target = text(model, p.child_by_field_name("left")) \
+                if p is not None and p.type == "assignment_expression" else None
+            if target and all(a is not None and self._plain(model, a) for a in arms) and \
+                    target in {text(model, strip(a)) for a in arms}:
+                return 0.55, "predicated update (select instead of a branch)"
         return None
 
     @staticmethod
@@ -694,7 +661,7 @@ class CompileTimeSpecialization(Detector):
 
     id = "CMP-07"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         sites: dict[str, set[tuple[str, ...]]] = {}
         for la in model.launches_of():
             if la.template_args:
@@ -704,7 +671,7 @@ class CompileTimeSpecialization(Detector):
         for fn in model.reachable_functions():
             if fn.body is None:
                 continue
-            for c in nodes_of(fn.body, "call_expression"):
+            for c in fn_nodes(model, fn, "call_expression"):
                 f = c.child_by_field_name("function")
                 if f is None or f.type != "template_function" or not model.is_reachable(c):
                     continue
@@ -768,13 +735,15 @@ class BitLevelParallelism(Detector):
 
     id = "CMP-08"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         dev = {f.name for f in device_functions(model)}
         seen: set[int] = set()
         for c in model.calls_in():
             if c.function not in dev:
                 continue
             short = _short(c.name)
+            if short in ("__ballot_sync", "__ballot") and self._vote_only(c.node):
+                continue
             if short in BIT_CALLS or (short in BIT_ATOMICS and len(c.args) >= 2 and
                                       model.eval_int(c.args[1]) not in (0, 1)):
                 if c.line not in seen:
@@ -784,7 +753,7 @@ class BitLevelParallelism(Detector):
         for fn in device_functions(model):
             if fn.body is None:
                 continue
-            for n in nodes_of(fn.body, "binary_expression", "assignment_expression"):
+            for n in fn_nodes(model, fn, "binary_expression", "assignment_expression"):
                 if not model.is_reachable(n) or line(n) in seen:
                     continue
                 op = text(model, n.child_by_field_name("operator"))
@@ -794,6 +763,17 @@ class BitLevelParallelism(Detector):
                 if any(self._word_of(model, fn, s) for s in sides):
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.75, None, "bitset word operation")
+
+    @staticmethod
+    def _vote_only(node) -> bool:
+        """A ballot used directly as a branch condition (a warp vote, CMP-06), not as bits."""
+        p = node.parent
+        while p is not None and p.type in ("parenthesized_expression", "unary_expression",
+                                           "condition_clause"):
+            if p.type == "condition_clause":
+                return True
+            p = p.parent
+        return p is not None and p.type in ("if_statement", "while_statement")
 
     @staticmethod
     def _word_of(model, fn, node) -> bool:
@@ -824,12 +804,12 @@ class WorkPruning(Detector):
 
     id = "CMP-09"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         inputs = self._input_buffers(model)
         for fn in model.reachable_kernels():
             if fn.body is None:
                 continue
-            for n in nodes_of(fn.body, "if_statement"):
+            for n in fn_nodes(model, fn, "if_statement"):
                 jump = _body_stmt(n.child_by_field_name("consequence"))
                 if jump is None or not model.is_reachable(n):
                     continue
@@ -904,7 +884,7 @@ class WorkPruning(Detector):
             bnames = identifiers(model, bound)
             bound_var = any(
                 text(model, a.child_by_field_name("left")) in bnames
-                for a in nodes_of(fn.body, "assignment_expression")) or \
+                for a in fn_nodes(model, fn, "assignment_expression")) or \
                 any(True for _ in nodes_of(bound, "subscript_expression"))
             if accumulated and bound_var and not model.uses_thread_index(bound):
                 return True

@@ -8,7 +8,7 @@ directions, the variables that decide whether a loop continues) are shared with
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from tree_sitter import Node
 
@@ -20,7 +20,7 @@ from strategylens.model import Call, Function, Launch, Loop, ProgramModel
 
 _LIBRARY_CATEGORIES = {"cublas", "cusparse", "cusolver", "cufft", "curand"}
 _SETUP_WORDS = ("Create", "Destroy", "Set", "Get", "Plan", "plan", "bufferSize", "BufferSize",
-                "Version", "Workspace", "workspace", "Estimate", "Attach", "Attribute",
+                "Version", "Workspace", "workspace", "Estimat", "Attach", "Attribute",
                 "preprocess", "Init", "Finalize", "Make")
 _DEVICE_ALLOCS = {"cudaMalloc", "cudaMallocPitch", "cudaMalloc3D", "cudaMallocAsync",
                   "cudaMallocFromPoolAsync"}
@@ -49,6 +49,7 @@ THRUST_RETURNS_TO_HOST = {"reduce", "transform_reduce", "count", "count_if", "in
                           "set_union", "set_intersection", "set_difference", "merge"}
 _HOST_POLICIES = ("thrust::host", "thrust::seq", "thrust::cpp::par", "thrust::omp::par",
                   "thrust::tbb::par", "std::execution")
+_CASTS = {"reinterpret_cast", "static_cast", "const_cast", "dynamic_cast"}
 _LOOP_NODES = {"for_statement", "while_statement", "do_statement", "for_range_loop"}
 
 
@@ -80,14 +81,29 @@ def identifiers(model: ProgramModel, node: Node | None) -> set[str]:
 
 def root_identifier(model: ProgramModel, node: Node | None) -> str | None:
     """The variable an argument or expression is about: ``&d_x``, ``(void**)&d_x``,
-    ``d_x + off``, ``d_x[i]``, ``*flag`` and ``s.data()`` all give the leftmost identifier."""
+    ``reinterpret_cast<void**>(&d_x)``, ``d_x + off``, ``d_x[i]``, ``*flag`` and ``s.data()``
+    all give the leftmost variable (types and cast names are skipped)."""
     if node is None:
         return None
-    for n in descendants(node):
-        if n.type == "identifier":
-            return model.text_of(n)
-        if n.type in ("type_descriptor", "template_argument_list"):
-            continue
+    if node.type == "identifier":
+        return model.text_of(node)
+    if node.type in ("type_descriptor", "template_argument_list", "primitive_type",
+                     "type_identifier", "sizeof_expression", "string_literal"):
+        return None
+    if node.type == "call_expression":
+        func = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        fname = model.text_of(func.child_by_field_name("name")) if func is not None and \
+            func.type == "template_function" else model.text_of(func)
+        if fname in _CASTS and args is not None and args.named_children:
+            return root_identifier(model, args.named_children[0])
+        if func is not None and func.type == "field_expression":
+            return root_identifier(model, func.child_by_field_name("argument"))
+        return None
+    for child in node.named_children:
+        found = root_identifier(model, child)
+        if found is not None:
+            return found
     return None
 
 
@@ -318,6 +334,22 @@ def continuation_vars(model: ProgramModel, loop: Loop) -> set[str]:
     return names
 
 
+def in_deciding_condition(model: ProgramModel, loop: Loop, node: Node) -> bool:
+    """``node`` is in ``loop``'s own condition, or in the condition of an ``if`` in the body
+    that breaks out of (or returns from) the loop."""
+    cond = loop.node.child_by_field_name("condition")
+    if cond is not None and inside(cond, node):
+        return True
+    for i in enclosing_ifs(loop.node, node):
+        if i.type != "if_statement" or not in_condition_part(i, node):
+            continue
+        for d in descendants(i):
+            if d.type == "return_statement" or (
+                    d.type == "break_statement" and innermost_loop(d) == loop.node):
+                return True
+    return False
+
+
 def innermost_loop(node: Node) -> Node | None:
     """The nearest enclosing loop (or switch, for ``break``) of ``node``."""
     n = node.parent
@@ -362,8 +394,9 @@ def round_trips(model: ProgramModel, loop: Loop) -> list[tuple[int, float, str]]
     cont = continuation_vars(model, loop)
     calls = [c for c in reachable_host_calls(model) if inside(loop.node, c.node)]
     out: list[tuple[int, float, str]] = []
-    h2d_targets = {copy_endpoints(model, c)[0] for c in calls
-                   if copy_direction(model, c) == "h2d" and runs_every_iteration(loop, c.node)}
+    syncs: list[tuple[int, float, str]] = []
+    h2d_pairs = {copy_endpoints(model, c) for c in calls
+                 if copy_direction(model, c) == "h2d" and runs_every_iteration(loop, c.node)}
     host_visible = set()
     for c in reachable_host_calls(model):
         if c.name in _HOST_VISIBLE_ALLOCS:
@@ -378,20 +411,21 @@ def round_trips(model: ProgramModel, loop: Loop) -> list[tuple[int, float, str]]
             dst, src = copy_endpoints(model, c)
             if dst in cont:
                 out.append((c.line, 0.9, f"copies '{dst}' to the host to test the loop"))
-            elif src in h2d_targets:
+            elif (src, dst) in h2d_pairs:
                 out.append((c.line, 0.75, f"copies '{src}' to the host and back every iteration"))
         elif c.category == "thrust" and base_name(c) in THRUST_RETURNS_TO_HOST:
             var = assigned_variable(model, c.node)
-            if var is not None and var in cont:
-                out.append((c.line, 0.85, f"thrust::{base_name(c)} returns '{var}' to the host"))
+            if (var is not None and var in cont) or in_deciding_condition(model, loop, c.node):
+                out.append((c.line, 0.85, f"thrust::{base_name(c)} returns a value to the host "
+                                          "that decides the loop"))
         elif c.category == "cublas" and any(k in c.name.lower() for k in ("dot", "nrm2", "asum",
                                                                           "amax", "amin")):
             args = call_args(c)
             if args and root_identifier(model, args[-1]) in cont:
                 out.append((c.line, 0.8, "cuBLAS result read on the host to test the loop"))
         elif c.category in ("device_sync", "sync") and cont & host_visible:
-            out.append((c.line, 0.8, "synchronises to read a host-visible flag"))
-    return out
+            syncs.append((c.line, 0.8, "synchronises to read a host-visible flag"))
+    return out or syncs  # a copy already marks the round trip; its synchronisation adds nothing
 
 
 def stage_loop(model: ProgramModel, loop: Loop) -> bool:
@@ -496,6 +530,31 @@ class DeviceBufferReuse(LineDetector):
                                   note=f"'{name}' is allocated once and reused by the loop "
                                        f"at line {lp.line_start}")
                     break
+
+        yield from self._device_vectors(model, loops, static_names)
+
+    def _device_vectors(self, model: ProgramModel, loops: list[Loop],
+                        static_names: set[str]) -> Iterator[Finding]:
+        """thrust::device_vector buffers declared outside a loop and used inside it."""
+        for fn in model.reachable_functions():
+            if not is_host_function(fn) or fn.body is None:
+                continue
+            for n in descendants(fn.body):
+                if n.type != "declaration" or "device_vector" not in model.text_of(
+                        n.child_by_field_name("type")) or not model.is_reachable(n):
+                    continue
+                if any(inside(lp.node, n) for lp in loops):
+                    continue
+                for d in n.children_by_field_name("declarator"):
+                    name = root_identifier(model, d.child_by_field_name("declarator")
+                                           if d.type == "init_declarator" else d)
+                    if name is None or name in static_names:
+                        continue
+                    if any(lp.function == fn.name and lp.node.start_byte > n.end_byte
+                           and self._used_in(model, lp, name) for lp in loops):
+                        yield Finding(line(n), line(n), 0.8,
+                                      note=f"device_vector '{name}' is reused by a loop")
+                        break
 
     @staticmethod
     def _used_in(model: ProgramModel, loop: Loop, name: str) -> bool:
@@ -614,9 +673,24 @@ class DeviceResidentIteration(LineDetector):
     def find(self, model: ProgramModel) -> Iterator[Finding]:
         qualifying = [lp for lp in host_loops(model) if self._qualifies(model, lp)]
         for lp in outermost(qualifying):
-            conf = 0.85 if self._device_side_test(model, lp) else 0.7
-            yield Finding(lp.line_start, lp.line_start, conf,
-                          note="state stays on the device across iterations")
+            if self._device_side_test(model, lp):
+                conf, note = 0.85, "state and stopping test stay on the device"
+            elif self._staged(model, lp):
+                conf, note = 0.55, "launches staged by the loop index (wavefront or time steps)"
+            else:
+                conf, note = 0.7, "state stays on the device across iterations"
+            yield Finding(lp.line_start, lp.line_start, conf, note=note)
+
+    @staticmethod
+    def _staged(model: ProgramModel, loop: Loop) -> bool:
+        """The loop index is passed to the kernels (a wavefront, level or time-step sweep
+        rather than repeated application of one update)."""
+        counters = loop_var_names(model, loop)
+        for item in device_work_in(model, loop):
+            if isinstance(item, Launch) and any(
+                    identifiers(model, a) & counters for a in launch_args(item)):
+                return True
+        return False
 
     def _qualifies(self, model: ProgramModel, loop: Loop) -> bool:
         work = device_work_in(model, loop)
@@ -668,8 +742,10 @@ class DeviceResidentIteration(LineDetector):
 
         for item in work:
             nodes = launch_args(item) if isinstance(item, Launch) else call_args(item)
-            if isinstance(item, Launch) and item.stream and set(item.stream.replace("[", " ").replace("]", " ").split()) & counters:
-                return True
+            if isinstance(item, Launch) and item.stream:
+                words = set(item.stream.replace("[", " ").replace("]", " ").split())
+                if words & counters:
+                    return True  # a stream per chunk
             if any(batchy(a) for a in nodes):
                 return True
         return False
@@ -686,7 +762,8 @@ class DeviceResidentIteration(LineDetector):
             if not inside(loop.node, la.node):
                 continue
             fn = model.function_of(la.kernel)
-            if fn is not None and fn.body is not None and identifiers(model, fn.body) & device_flags:
+            if fn is not None and fn.body is not None and \
+                    identifiers(model, fn.body) & device_flags:
                 return True
         return False
 

@@ -10,10 +10,10 @@ import re
 
 from tree_sitter import Node
 
-from strategylens.detectors import Detector, Finding
+from strategylens.detectors import Detector
 from strategylens.detectors.par import (
     _COMPARISONS, _inside, assignments, at, atomic_role, base_name, call_args, derived,
-    device_functions, host_functions, identifiers, library_call, subscript_index,
+    device_functions, host_functions, identifiers, library_call, receiver_of, subscript_index,
     target_is_scalar, walk,
 )
 
@@ -88,7 +88,13 @@ class CooperativeItemMapping(Detector):
 
 def _slot_writes(model, fn, call) -> bool:
     """The atomic's returned value (or a value derived from it) indexes a write."""
-    from strategylens.detectors.par import receiver_of
+    p = call.node.parent
+    while p is not None and p.type in ("subscript_argument_list", "binary_expression",
+                                       "parenthesized_expression"):
+        p = p.parent
+    if p is not None and p.type == "subscript_expression" and p.parent is not None and \
+            p.parent.type == "assignment_expression" and p.parent.child_by_field_name("left") == p:
+        return True  # next[atomicAdd(&size, 1)] = v
     var = receiver_of(model, call.node)
     if var is None:
         return False
@@ -134,7 +140,7 @@ class FrontierWorklist(Detector):
                 args = call_args(call.node)
                 if not args or not target_is_scalar(model, fn, args[0]):
                     continue
-                if atomic_role(model, fn, call) == "slot" and _slot_writes(model, fn, call) \
+                if atomic_role(model, fn, call) in ("slot", "combine") and _slot_writes(model, fn, call) \
                         and _iterated(model, fn):
                     yield at(call.node, 0.8)
         compaction = {"copy_if", "remove_if", "remove_copy_if", "partition", "stable_partition",
@@ -155,6 +161,34 @@ class FrontierWorklist(Detector):
 # LBL-04
 
 _SORT_BY_KEY = {"sort_by_key", "stable_sort_by_key", "SortPairs", "SortPairsDescending"}
+
+
+def _launch_arg_ids(model, launch) -> list[set[str]]:
+    args = launch.node.child_by_field_name("arguments")
+    return [identifiers(model, a) for a in (args.named_children if args is not None else [])]
+
+
+def _device_produced(model, fn) -> set[str]:
+    """Pointer parameters of kernel ``fn`` whose buffer another reachable kernel writes (keys
+    computed on the device, such as cell ids)."""
+    out = set()
+    mine = model.launches_of(fn.name)
+    for i, p in enumerate(fn.params):
+        if not p.is_pointer:
+            continue
+        host_ids = set().union(*[ids[i] for la in mine for ids in [_launch_arg_ids(model, la)]
+                                 if i < len(ids)]) if mine else set()
+        if not host_ids:
+            continue
+        for la in model.launches_of():
+            other = model.function_of(la.kernel)
+            if other is None or other.name == fn.name:
+                continue
+            for j, ids in enumerate(_launch_arg_ids(model, la)):
+                if j < len(other.params) and ids & host_ids and any(
+                        a.is_write and a.array == other.params[j].name for a in model.accesses_in(other)):
+                    out.add(p.name)
+    return out
 
 
 class CostBinning(Detector):
@@ -182,7 +216,7 @@ class CostBinning(Detector):
                 for x in walk(args[0]):
                     if x.type == "subscript_expression":
                         idx_ids |= identifiers(model, subscript_index(x))
-                keys = idx_ids & computed - tiv
+                keys = (idx_ids & computed - tiv) | (idx_ids & _device_produced(model, fn))
                 if keys and _slot_writes(model, fn, call):
                     yield at(call.node, 0.8)
 
@@ -327,6 +361,30 @@ class HybridCpuGpuSplit(Detector):
         for fn in hosts:
             yield from self._threshold(model, fn, launching, compute_fns)
             yield from self._host_combine(model, fn)
+            if fn.name in launching:
+                yield from self._host_share(model, fn)
+
+    @staticmethod
+    def _host_share(model, fn):
+        """A host loop over a partial range (``for (i = n_gpu; i < n; ++i)``) that computes
+        elements of an output parameter while the same function launches kernels."""
+        outputs = {p.name for p in fn.params if p.is_pointer and not p.is_const}
+        for loop in model.loops_in(fn):
+            init = loop.node.child_by_field_name("initializer")
+            if loop.var is None or init is None or _launches_within(model, loop.node, set()):
+                continue
+            value = next((x.child_by_field_name("value") for x in walk(init)
+                          if x.type == "init_declarator"), None)
+            if value is None or model.eval_int(model.text_of(value), fn) is not None:
+                continue  # starts at a constant: the whole range, not a share
+            for n in walk(loop.node.child_by_field_name("body")):
+                if n.type == "assignment_expression":
+                    left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                    if base_name(model, left) in outputs and left.type == "subscript_expression" \
+                            and right.type not in ("subscript_expression", "identifier", "cast_expression",
+                                                   "number_literal"):
+                        yield at(loop.node, 0.7)
+                        break
 
     @staticmethod
     def _launching_functions(model) -> set[str]:

@@ -7,7 +7,8 @@ the top are shared with :mod:`strategylens.detectors.cmp`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
 from strategylens.model import iter_nodes
@@ -43,21 +44,22 @@ SCALAR_BYTES = {
     "uint16_t": 2, "char": 1, "signed char": 1, "unsigned char": 1, "int8_t": 1, "uint8_t": 1,
     "bool": 1, "__half": 2, "half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
 }
+CONTAINERS = {"vector", "host_vector", "device_vector", "unique_ptr", "array", "valarray"}
 FLOATING = {"double", "long double", "float", "__half", "half", "__nv_bfloat16", "nv_bfloat16"}
 
 
 # ---------------------------------------------------------------------------------------------
 # tree helpers (also used by cmp.py)
 
-def text(model: "ProgramModel", node: "Node | None") -> str:
+def text(model: ProgramModel, node: Node | None) -> str:
     return model.text_of(node) if node is not None else ""
 
 
-def line(node: "Node") -> int:
+def line(node: Node) -> int:
     return node.start_point[0] + 1
 
 
-def strip(node: "Node | None") -> "Node | None":
+def strip(node: Node | None) -> Node | None:
     """The expression without surrounding parentheses and C-style or static casts."""
     while node is not None:
         if node.type in ("parenthesized_expression", "condition_clause") and \
@@ -70,24 +72,37 @@ def strip(node: "Node | None") -> "Node | None":
     return node
 
 
-def ancestors(node: "Node", stop: "Node | None" = None) -> Iterator["Node"]:
+def ancestors(node: Node, stop: Node | None = None) -> Iterator[Node]:
     p = node.parent
     while p is not None and (stop is None or p.id != stop.id):
         yield p
         p = p.parent
 
 
-def enclosing_loops(node: "Node", fn: "Function") -> list["Node"]:
+def enclosing_loops(node: Node, fn: Function) -> list[Node]:
     """Loop statements around ``node`` inside ``fn``, innermost first."""
     return [a for a in ancestors(node, fn.node) if a.type in LOOP_TYPES]
 
 
-def device_functions(model: "ProgramModel") -> list["Function"]:
+def body_loops(node: Node, fn: Function) -> list[Node]:
+    """Loops whose body (not header) contains ``node``, innermost first."""
+    out = []
+    child = node
+    for a in ancestors(node, fn.node):
+        if a.type in LOOP_TYPES:
+            body = a.child_by_field_name("body")
+            if body is not None and body.start_byte <= child.start_byte < body.end_byte:
+                out.append(a)
+        child = a
+    return out
+
+
+def device_functions(model: ProgramModel) -> list[Function]:
     """Reachable kernels and device functions."""
     return [f for f in model.reachable_functions() if f.is_kernel or f.is_device]
 
 
-def nodes_of(node: "Node | None", *types: str) -> Iterator["Node"]:
+def nodes_of(node: Node | None, *types: str) -> Iterator[Node]:
     if node is None:
         return
     for n in iter_nodes(node):
@@ -95,7 +110,22 @@ def nodes_of(node: "Node | None", *types: str) -> Iterator["Node"]:
             yield n
 
 
-def base_name(model: "ProgramModel", node: "Node | None") -> str | None:
+def fn_nodes(model: ProgramModel, fn: Function, *types: str) -> list[Node]:
+    """Nodes of ``fn``'s body of the given types in source order (cached on the model)."""
+    cache = model.__dict__.setdefault("_sl_fn_nodes", {})
+    index = cache.get(fn.name)
+    if index is None:
+        index = cache[fn.name] = {}
+        for n in iter_nodes(fn.body) if fn.body is not None else ():
+            index.setdefault(n.type, []).append(n)
+    if len(types) == 1:
+        return index.get(types[0], [])
+    out = [n for t in types for n in index.get(t, [])]
+    out.sort(key=lambda n: n.start_byte)
+    return out
+
+
+def base_name(model: ProgramModel, node: Node | None) -> str | None:
     """Name of the array of a subscript or field chain (``a`` in ``a[i][j].x``)."""
     node = strip(node)
     while node is not None:
@@ -113,7 +143,7 @@ def base_name(model: "ProgramModel", node: "Node | None") -> str | None:
     return None
 
 
-def subscript_indices(node: "Node") -> list["Node"]:
+def subscript_indices(node: Node) -> list[Node]:
     """Index nodes of ``a[i][j]``, outermost first."""
     out: list = []
     n = node
@@ -125,11 +155,11 @@ def subscript_indices(node: "Node") -> list["Node"]:
     return out
 
 
-def identifiers(model: "ProgramModel", node: "Node | None") -> set[str]:
+def identifiers(model: ProgramModel, node: Node | None) -> set[str]:
     return {text(model, n) for n in nodes_of(node, "identifier")}
 
 
-def is_sync(model: "ProgramModel", call_node: "Node") -> bool:
+def is_sync(model: ProgramModel, call_node: Node) -> bool:
     fn = call_node.child_by_field_name("function")
     name = text(model, fn)
     return name in ("__syncthreads", "__syncthreads_count", "__syncthreads_and",
@@ -137,7 +167,7 @@ def is_sync(model: "ProgramModel", call_node: "Node") -> bool:
         name.endswith("::sync") or name.endswith("barrier_sync") or name.endswith(".arrive_and_wait")
 
 
-def assignment_of(node: "Node") -> "Node | None":
+def assignment_of(node: Node) -> Node | None:
     """The assignment whose left side is ``node`` (a subscript), if any."""
     p = node.parent
     while p is not None and p.type == "parenthesized_expression":
@@ -152,12 +182,12 @@ def assignment_of(node: "Node") -> "Node | None":
 class TypeTable:
     """Declared types of names per function (parameters and local declarations) and globally."""
 
-    def __init__(self, model: "ProgramModel") -> None:
+    def __init__(self, model: ProgramModel) -> None:
         self.model = model
         self._fn: dict[str, dict[str, tuple[str, int]]] = {}
         self._global: dict[str, tuple[str, int]] | None = None
 
-    def _collect(self, root: "Node", skip_functions: bool) -> dict[str, tuple[str, int]]:
+    def _collect(self, root: Node, skip_functions: bool) -> dict[str, tuple[str, int]]:
         out: dict[str, tuple[str, int]] = {}
         for n in iter_nodes(root):
             if n.type not in ("declaration", "parameter_declaration", "field_declaration"):
@@ -168,13 +198,17 @@ class TypeTable:
             if tnode is None:
                 continue
             tname = text(self.model, tnode).replace("const ", "").replace("struct ", "").strip()
+            extra = 0
+            head, _, arg = tname.partition("<")
+            if arg.endswith(">") and head.split("::")[-1] in CONTAINERS:
+                tname, extra = arg[:-1].split(",")[0].strip(), 1  # std::vector<float> -> float[]
             for d in n.children_by_field_name("declarator"):
                 name, ptr = self._declarator(d)
                 if name:
-                    out.setdefault(name, (tname, ptr))
+                    out.setdefault(name, (tname, ptr + extra))
         return out
 
-    def _declarator(self, d: "Node") -> tuple[str | None, int]:
+    def _declarator(self, d: Node) -> tuple[str | None, int]:
         ptr = 0
         while d is not None:
             if d.type in ("identifier", "field_identifier"):
@@ -182,14 +216,14 @@ class TypeTable:
             if d.type in ("pointer_declarator", "array_declarator", "reference_declarator"):
                 if d.type != "reference_declarator":
                     ptr += 1
-            elif d.type != "init_declarator":
-                return None, ptr
+            elif d.type not in ("init_declarator", "function_declarator"):
+                return None, ptr  # function_declarator: "std::vector<float> h(n);" is a variable
             d = d.child_by_field_name("declarator") or (
                 d.named_children[-1] if d.type == "reference_declarator" and d.named_child_count
                 else None)
         return None, ptr
 
-    def type_of(self, fn: "Function | None", name: str) -> tuple[str, int] | None:
+    def type_of(self, fn: Function | None, name: str) -> tuple[str, int] | None:
         """``(base type, pointer/array depth)`` of ``name`` as seen in ``fn``."""
         if fn is not None:
             tab = self._fn.get(fn.name)
@@ -202,7 +236,7 @@ class TypeTable:
         return self._global.get(name)
 
 
-def types(model: "ProgramModel") -> TypeTable:
+def types(model: ProgramModel) -> TypeTable:
     tab = getattr(model, "_sl_types", None)
     if tab is None:
         tab = TypeTable(model)
@@ -210,7 +244,7 @@ def types(model: "ProgramModel") -> TypeTable:
     return tab
 
 
-def linear_coef(model: "ProgramModel", node: "Node | None", var: str):
+def linear_coef(model: ProgramModel, node: Node | None, var: str):
     """Coefficient of ``var`` in an index expression: an int, ``'sym'`` (a non-constant factor)
     or None when the expression is not linear in ``var``."""
     node = strip(node)
@@ -255,6 +289,91 @@ def linear_coef(model: "ProgramModel", node: "Node | None", var: str):
     return 0 if var not in identifiers(model, node) else None
 
 
+def tx_coef(model: ProgramModel, fn: Function, node, depth: int = 0):
+    """Coefficient of threadIdx.x in an index where the model's linear reading gives up:
+    ``idx % w`` keeps the coefficient of ``idx``, ``idx / w`` (w not a small literal) is uniform
+    across a warp, ``min``/``max`` clamps keep their argument's coefficient. Returns an int,
+    ``'sym'`` for a non-constant factor, or None when unknown (data-dependent)."""
+    node = strip(node)
+    if node is None or depth > 24:
+        return None
+    t = node.type
+    if t in ("number_literal", "sizeof_expression", "char_literal"):
+        return 0
+    if t == "field_expression":
+        arg = text(model, node.child_by_field_name("argument"))
+        fld = text(model, node.child_by_field_name("field"))
+        if arg == "threadIdx":
+            return 1 if fld == "x" else 0
+        if arg in ("blockIdx", "blockDim", "gridDim"):
+            return 0
+        return 0 if not model.uses_thread_index(node) else None
+    if t == "identifier":
+        name = text(model, node)
+        if name not in model.thread_index_vars(fn):
+            return 0
+        defs = [r for op, r in local_defs_op(model, fn, name) if op == "="]
+        coefs = {str(tx_coef(model, fn, d, depth + 1)) for d in defs[:8]}
+        if len(coefs) != 1 or coefs == {"None"}:
+            return None  # redefined differently (or not at all): unknown
+        c = coefs.pop()
+        return "sym" if c == "sym" else int(c)
+    if t == "binary_expression":
+        op = text(model, node.child_by_field_name("operator"))
+        ln, rn = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op in ("&", ">>") and not model.uses_thread_index(rn):
+            k = model.eval_int(rn, fn)
+            c = tx_coef(model, fn, ln, depth + 1)
+            if op == "&" and k is not None and k >= 31 and (k + 1) & k == 0:
+                return c  # lane = tid & 31
+            if op == ">>" and c is not None and k is not None and k >= 5:
+                return 0  # warp = tid >> 5
+            return None
+        if op in ("%", "/"):
+            if model.uses_thread_index(rn):
+                return None
+            c = tx_coef(model, fn, ln, depth + 1)
+            if op == "%":
+                return c
+            k = model.eval_int(rn, fn)
+            if c == 0 or (c is not None and (k is None or k >= 32)):
+                return 0
+            return None
+        a, b = tx_coef(model, fn, ln, depth + 1), tx_coef(model, fn, rn, depth + 1)
+        if a is None or b is None:
+            return None
+        if op in ("+", "-"):
+            if "sym" in (a, b):
+                return "sym" if (a, b) != (0, "sym") or op == "+" else "sym"
+            return a + b if op == "+" else a - b
+        if op == "*":
+            if a == 0 and b == 0:
+                return 0
+            if a != 0 and b != 0:
+                return None
+            c, other = (a, rn) if a != 0 else (b, ln)
+            k = model.eval_int(other, fn)
+            return "sym" if k is None or c == "sym" else c * k
+        return 0 if a == 0 and b == 0 else None
+    if t == "call_expression":
+        name = text(model, node.child_by_field_name("function")).split("::")[-1]
+        args = node.child_by_field_name("arguments")
+        if args is None:
+            return None
+        coefs = {str(tx_coef(model, fn, x, depth + 1)) for x in args.named_children
+                 if model.uses_thread_index(x)}
+        if not coefs:
+            return 0
+        if name in ("min", "max", "fminf", "fmaxf", "umin", "umax", "clamp", "__clamp") and \
+                len(coefs) == 1 and coefs != {"None"}:
+            c = coefs.pop()
+            return "sym" if c == "sym" else int(c)
+        return None
+    if t == "subscript_expression":
+        return 0 if not model.uses_thread_index(node) else None
+    return None
+
+
 # ---------------------------------------------------------------------------------------------
 # MEM-01
 
@@ -264,41 +383,95 @@ class CoalescedAccess(Detector):
     Strides come from the model (libclang when the index pass ran, else the tree-sitter linear
     estimate, at lower confidence). Accesses are weighted by loop depth (an access in a loop runs
     many times); the strategy is reported on every stride-1 line when stride-1 weight is at least
-    the weight of strided accesses (a fixed or symbolic stride other than 0 and 1, or a field of a
-    structure element). Data-dependent indices count in the share but not against it.
+    the weight of strided accesses (a fixed or symbolic stride other than 0 and 1, a field of a
+    structure element, or a per-thread walk from a loaded start such as ``row_ptr[row]``) and at
+    least a quarter of all non-broadcast weight (data-dependent gathers included).
     """
 
     id = "MEM-01"
     needs_index = True
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         fns = {f.name: f for f in device_functions(model)}
-        unit: list["Access"] = []
-        w_unit = w_strided = 0.0
+        loops = {lp.node.id: lp for lp in model.loops}
+        unit: list[Access] = []
+        w_unit = w_strided = w_unknown = 0.0
         total = 0
         sources = set()
         for a in model.accesses_in():
             if a.space != "global" or a.function not in fns:
                 continue
             total += 1
-            weight = 4.0 ** min(len(enclosing_loops(a.node, fns[a.function])), 3)
+            weight = 4.0 ** min(len(body_loops(a.node, fns[a.function])), 3)
             parent = a.node.parent
             aos = parent is not None and parent.type == "field_expression" and \
                 self._struct_element(model, fns[a.function], a)
-            if a.stride_tx == 1 and not aos:
+            stride = a.stride_tx
+            if stride is None and a.stride_expr is None:
+                stride = self._walk_stride(model, fns[a.function], a, loops)
+            elif stride is None:
+                # symbolic strides from exact division (row = tid / 32 -> cols/32) are uniform
+                # within a warp; take the warp-level reading when it gives a number
+                mine = tx_coef(model, fns[a.function], a.index_node)
+                if isinstance(mine, int):
+                    stride = mine
+            if stride == 1 and not aos:
                 unit.append(a)
                 w_unit += weight
                 sources.add(a.stride_source)
-            elif aos or (a.stride_tx not in (0, 1) and (a.stride_tx is not None or (
+            elif aos or stride == "walk" or (stride not in (0, 1) and (stride is not None or (
                     a.stride_expr not in (None, "0", "1")))):
                 w_strided += weight
-        if not unit or w_unit < w_strided:
+            elif stride is None:
+                w_unknown += weight
+        # stride-1 accesses must not be outweighed by strided ones, and must be a fair part of
+        # the traffic (a coalesced frontier read before data-dependent adjacency walks is not)
+        if not unit or w_unit < w_strided or w_unit < 0.25 * (w_unit + w_strided + w_unknown):
             return
         share = round(len(unit) / total, 3)
         base = 0.85 if sources == {"libclang"} and model.index_status == "ok" else 0.6
         conf = round(base * (0.6 + 0.4 * w_unit / (w_unit + w_strided)), 3)
         for ln in sorted({a.line for a in unit}):
             yield Finding(ln, ln, conf, share, "stride 1 in threadIdx.x")
+
+    @staticmethod
+    def _walk_stride(model, fn, a, loops):
+        """Stride of an index that is a loop variable starting at a data-dependent position:
+        ``'walk'`` when each thread walks its own range (init from a load such as
+        ``row_ptr[row]``, step 1: consecutive lanes are far apart), 1 when the start has a
+        direct lane term (``start + lane``: lanes read consecutive elements), else None."""
+        ix = strip(a.index_node)
+        if ix is not None and ix.type == "binary_expression" and \
+                text(model, ix.child_by_field_name("operator")) in ("+", "-") and \
+                model.eval_int(ix.child_by_field_name("right"), fn) is not None:
+            ix = strip(ix.child_by_field_name("left"))
+        if ix is None or ix.type != "identifier":
+            return tx_coef(model, fn, a.index_node)
+        var = text(model, ix)
+        for anc in enclosing_loops(a.node, fn):
+            lp = loops.get(anc.id)
+            if lp is None or lp.var != var:
+                continue
+            init = anc.child_by_field_name("initializer")
+            if init is None:
+                return None
+            tiv = model.thread_index_vars(fn) | {"threadIdx"}
+            direct = load = False
+            stack = [init]
+            while stack:
+                n = stack.pop()
+                if n.type == "subscript_expression":
+                    load = load or model.uses_thread_index(n)
+                    continue
+                if n.type == "identifier" and text(model, n) in tiv:
+                    direct = True
+                stack.extend(n.named_children)
+            if direct:
+                return 1
+            if load and lp.step_value in (1, -1):
+                return "walk"
+            return None
+        return tx_coef(model, fn, a.index_node)
 
     @staticmethod
     def _struct_element(model, fn, a) -> bool:
@@ -325,47 +498,95 @@ def _rhs_reads_global(model, fn, rhs, global_names: set[str], depth: int = 0) ->
     return False
 
 
-def _local_defs(model, fn, name: str) -> list["Node"]:
+def _local_defs(model, fn, name: str) -> list[Node]:
     """Right-hand sides that define the local ``name`` in ``fn`` (initialisers, assignments)."""
-    cache = getattr(model, "_sl_defs", None)
-    if cache is None:
-        cache = model._sl_defs = {}
+    return [r for _, r in local_defs_op(model, fn, name)]
+
+
+def local_defs_op(model, fn, name: str) -> list[tuple[str, Node]]:
+    """``(operator, right side)`` of every definition of the local ``name`` in ``fn``."""
+    cache = model.__dict__.setdefault("_sl_defs_op", {})
     tab = cache.get(fn.name)
     if tab is None:
         tab = cache[fn.name] = {}
-        for n in iter_nodes(fn.node):
+        for n in fn_nodes(model, fn, "init_declarator", "assignment_expression"):
             if n.type == "init_declarator":
                 d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
                 if d is not None and d.type == "identifier" and v is not None:
-                    tab.setdefault(text(model, d), []).append(v)
-            elif n.type == "assignment_expression":
+                    tab.setdefault(text(model, d), []).append(("=", v))
+            else:
                 left = n.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
-                    tab.setdefault(text(model, left), []).append(n.child_by_field_name("right"))
+                    tab.setdefault(text(model, left), []).append(
+                        (text(model, n.child_by_field_name("operator")),
+                         n.child_by_field_name("right")))
     return tab.get(name, [])
 
 
-def global_names(model: "ProgramModel", fn: "Function") -> set[str]:
+def computed(model, fn, rhs, depth: int = 0) -> bool:
+    """Whether an expression computes a value rather than copying data or a literal (casts,
+    parentheses, guards ``c ? a[i] : 0`` and ``make_float4`` of copies are copies)."""
+    n = strip(rhs)
+    if n is None:
+        return False
+    t = n.type
+    if t in ("subscript_expression", "field_expression", "pointer_expression",
+             "number_literal", "true", "false", "null", "sizeof_expression"):
+        return False
+    if t == "conditional_expression":
+        return computed(model, fn, n.child_by_field_name("consequence"), depth) or \
+            computed(model, fn, n.child_by_field_name("alternative"), depth)
+    if t == "call_expression":
+        name = text(model, n.child_by_field_name("function")).split("::")[-1]
+        if name.startswith("make_") or name == "__ldg":
+            args = n.child_by_field_name("arguments")
+            return any(computed(model, fn, a, depth) for a in args.named_children) \
+                if args is not None else False
+        return True
+    if t == "identifier":
+        if depth > 0:
+            return False
+        return any(op != "=" or computed(model, fn, r, depth + 1)
+                   for op, r in local_defs_op(model, fn, text(model, n)))
+    return t in ("binary_expression", "unary_expression", "update_expression")
+
+
+def single_thread_guarded(model, fn, node) -> bool:
+    """Inside ``if (lane == 0)``-style code: only one thread (per warp or block) runs it."""
+    for a in ancestors(node, fn.node):
+        if a.type != "if_statement":
+            continue
+        for b in nodes_of(a.child_by_field_name("condition"), "binary_expression"):
+            if text(model, b.child_by_field_name("operator")) == "==" and (
+                    model.uses_thread_index(b.child_by_field_name("left")) or
+                    model.uses_thread_index(b.child_by_field_name("right"))):
+                return True
+    return False
+
+
+def global_names(model: ProgramModel, fn: Function) -> set[str]:
     """Names that refer to global memory in ``fn``: pointer parameters and __device__ globals."""
-    names = {p.name for p in fn.params if p.is_pointer}
+    cache = model.__dict__.setdefault("_sl_gnames", {})
+    if fn.name in cache:
+        return cache[fn.name]
+    names = cache[fn.name] = {p.name for p in fn.params if p.is_pointer}
     names |= {v.name for v in model.vars if v.space == "device"}
     # local pointers derived from a parameter (const float* row = x + off)
-    for n in iter_nodes(fn.node):
-        if n.type == "init_declarator":
-            d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
-            if d is not None and d.type == "pointer_declarator" and v is not None:
-                if identifiers(model, v) & names:
-                    nm = TypeTable(model)._declarator(d)[0]
-                    if nm:
-                        names.add(nm)
+    for n in fn_nodes(model, fn, "init_declarator"):
+        d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+        if d is not None and d.type == "pointer_declarator" and v is not None and \
+                identifiers(model, v) & names:
+            nm = TypeTable(model)._declarator(d)[0]
+            if nm:
+                names.add(nm)
     return names
 
 
-def shared_array_uses(model: "ProgramModel", fn: "Function", name: str):
+def shared_array_uses(model: ProgramModel, fn: Function, name: str):
     """Writes and reads (subscript nodes) of a shared array in ``fn``, and whether any statement
     reads and writes it at once (a reduction or scan workspace)."""
     writes, reads, self_update = [], [], False
-    for n in nodes_of(fn.body, "subscript_expression"):
+    for n in fn_nodes(model, fn, "subscript_expression"):
         if n.parent is not None and n.parent.type == "subscript_expression" and \
                 n.parent.child_by_field_name("argument") is not None and \
                 n.parent.child_by_field_name("argument").id == n.id:
@@ -388,8 +609,8 @@ def shared_array_uses(model: "ProgramModel", fn: "Function", name: str):
     return writes, reads, self_update
 
 
-def kernel_has_barrier(model: "ProgramModel", fn: "Function") -> bool:
-    return any(is_sync(model, c) for c in nodes_of(fn.body, "call_expression"))
+def kernel_has_barrier(model: ProgramModel, fn: Function) -> bool:
+    return any(is_sync(model, c) for c in fn_nodes(model, fn, "call_expression"))
 
 
 class SharedMemoryTiling(Detector):
@@ -402,7 +623,7 @@ class SharedMemoryTiling(Detector):
 
     id = "MEM-02"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         for fn in model.reachable_kernels():
             if fn.body is None or not kernel_has_barrier(model, fn):
                 continue
@@ -413,9 +634,13 @@ class SharedMemoryTiling(Detector):
                 writes, reads, self_update = shared_array_uses(model, fn, v.name)
                 if self_update or not writes or not reads:
                     continue
-                loads = [w for w in writes
-                         if model.uses_thread_index(w) and _rhs_reads_global(
-                             model, fn, assignment_of(w).child_by_field_name("right"), gnames)]
+                loads = []
+                for w in writes:
+                    rhs = assignment_of(w).child_by_field_name("right")
+                    if model.uses_thread_index(w) and not single_thread_guarded(model, fn, w) \
+                            and not computed(model, fn, rhs) and \
+                            _rhs_reads_global(model, fn, rhs, gnames):
+                        loads.append(w)
                 if not loads:
                     continue
                 wtexts = {text(model, w) for w in writes}
@@ -459,7 +684,7 @@ class RegisterBlocking(Detector):
 
     id = "MEM-03"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         loops = {(lp.node.start_byte, lp.node.end_byte): lp for lp in model.loops}
         for fn in device_functions(model):
             if fn.body is None:
@@ -477,7 +702,7 @@ class RegisterBlocking(Detector):
                                   f"{v.name}: {count} accumulators in registers")
 
     def _accumulated(self, model, fn, name, loops) -> bool:
-        for n in nodes_of(fn.body, "assignment_expression"):
+        for n in fn_nodes(model, fn, "assignment_expression"):
             left = n.child_by_field_name("left")
             if left is None or left.type != "subscript_expression" or base_name(model, left) != name:
                 continue
@@ -517,7 +742,7 @@ class ReadOnlyDataPath(Detector):
 
     id = "MEM-04"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         for fn in device_functions(model):
             for p in fn.params:
                 if p.is_pointer and p.is_const and p.is_restrict:
@@ -551,7 +776,7 @@ class ConstantMemory(Detector):
 
     id = "MEM-05"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         consts = [v for v in model.vars_in(space="constant")]
         if not consts:
             return
@@ -560,7 +785,7 @@ class ConstantMemory(Detector):
         for fn in model.reachable_functions():
             if fn.body is None:
                 continue
-            for n in nodes_of(fn.body, "identifier"):
+            for n in fn_nodes(model, fn, "identifier"):
                 nm = text(model, n)
                 if nm in names and model.is_reachable(n):
                     used.add(nm)
@@ -579,9 +804,10 @@ class VectorizedAccess(Detector):
 
     id = "MEM-06"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         fns = {f.name: f for f in device_functions(model)}
         tab = types(model)
+        seen: set[int] = set()
         for a in model.accesses_in():
             fn = fns.get(a.function)
             if fn is None:
@@ -594,8 +820,40 @@ class VectorizedAccess(Detector):
                 t = tab.type_of(fn, a.array)
                 vt = t[0] if t is not None and t[1] >= 1 else ""
             bits = VECTOR_BITS.get(vt)
-            if bits:
+            if bits and a.line not in seen:
+                seen.add(a.line)
                 yield Finding(a.line, a.line, 0.85, float(bits), f"{vt} access of {a.array}")
+        for fn in fns.values():
+            for n in fn_nodes(model, fn, "pointer_expression"):
+                if text(model, n.child_by_field_name("operator")) != "*" or line(n) in seen:
+                    continue
+                arg = n.child_by_field_name("argument")
+                while arg is not None and arg.type == "parenthesized_expression" and \
+                        arg.named_child_count == 1:
+                    arg = arg.named_children[0]
+                vt = self._cast_target(model, arg)
+                if vt in VECTOR_BITS and model.is_reachable(n):
+                    seen.add(line(n))
+                    yield Finding(line(n), line(n), 0.85, float(VECTOR_BITS[vt]),
+                                  f"{vt} dereference")
+
+    @staticmethod
+    def _cast_target(model, node) -> str | None:
+        """Pointee type of ``reinterpret_cast<float4*>(p)`` or ``(float4*)p``."""
+        tnode = None
+        if node is not None and node.type == "call_expression":
+            f = node.child_by_field_name("function")
+            if f is not None and f.type == "template_function" and text(
+                    model, f.child_by_field_name("name")) in ("reinterpret_cast", "static_cast"):
+                tnode = f.child_by_field_name("arguments")
+        elif node is not None and node.type == "cast_expression":
+            tnode = node.child_by_field_name("type")
+        if tnode is None:
+            return None
+        for n in iter_nodes(tnode):
+            if n.type in ("type_identifier", "primitive_type"):
+                return text(model, n)
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -617,7 +875,7 @@ class DataLayoutTransformation(Detector):
 
     id = "MEM-07"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         for c in model.calls_in():
             if c.name in PITCH_CALLS:
                 yield Finding(c.line, c.line, 0.8, None, c.name)
@@ -625,7 +883,7 @@ class DataLayoutTransformation(Detector):
         for fn in model.reachable_functions():
             if fn.body is None:
                 continue
-            for n in nodes_of(fn.body, "assignment_expression"):
+            for n in fn_nodes(model, fn, "assignment_expression"):
                 if text(model, n.child_by_field_name("operator")) != "=" or not model.is_reachable(n):
                     continue
                 left = strip(n.child_by_field_name("left"))
@@ -636,6 +894,19 @@ class DataLayoutTransformation(Detector):
                     yield Finding(line(n), line(n), 0.7 if kind != "transpose" else 0.6, None, kind)
 
     def _relayout(self, model, left, right) -> str | None:
+        if left is not None and right is not None and left.type == "field_expression" and \
+                right.type == "subscript_expression":
+            arg = strip(left.child_by_field_name("argument"))
+            if arg is not None and arg.type == "subscript_expression":
+                return "SoA to AoS"
+        if left is not None and right is not None and left.type == "subscript_expression" and \
+                right.type == "call_expression" and text(
+                    model, right.child_by_field_name("function")).startswith("make_"):
+            args = right.child_by_field_name("arguments")
+            srcs = {base_name(model, strip(a)) for a in args.named_children
+                    if strip(a) is not None and strip(a).type == "subscript_expression"}
+            if len(srcs) >= 2:
+                return "SoA packed into a vector type"
         if left is None or right is None or left.type != "subscript_expression":
             return None
         if right.type == "field_expression":
@@ -682,7 +953,7 @@ class BankConflictAvoidance(Detector):
 
     id = "MEM-08"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         for fn in model.reachable_kernels():
             for v in model.vars_in(fn, space="shared"):
                 if len(v.dims) >= 2 and self._padded(model, fn, v):
@@ -754,7 +1025,7 @@ class AsyncCopyPipelining(Detector):
 
     id = "MEM-09"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         for fn in device_functions(model):
             if fn.body is None:
                 continue
@@ -765,7 +1036,7 @@ class AsyncCopyPipelining(Detector):
                 short = c.name.split("::")[-1].split(".")[-1]
                 if any(short.startswith(p) for p in ASYNC_COPY):
                     async_lines.add(c.line)
-            for n in nodes_of(fn.body, "gnu_asm_expression"):
+            for n in fn_nodes(model, fn, "gnu_asm_expression"):
                 if "cp.async" in text(model, n) and model.is_reachable(n):
                     async_lines.add(line(n))
             for ln in sorted(async_lines):
@@ -781,7 +1052,11 @@ class AsyncCopyPipelining(Detector):
                 continue
             writes, reads, _ = shared_array_uses(model, fn, v.name)
             for lp in model.loops_in(fn):
-                inside = lambda n: lp.node.start_byte <= n.start_byte < lp.node.end_byte  # noqa: E731
+                lo, hi = lp.node.start_byte, lp.node.end_byte
+
+                def inside(n, lo=lo, hi=hi) -> bool:
+                    return lo <= n.start_byte < hi
+
                 stage_w = [w for w in writes if inside(w) and self._stage_index(model, fn, w)
                            and _rhs_reads_global(model, fn,
                                                  assignment_of(w).child_by_field_name("right"),
@@ -812,7 +1087,7 @@ class ReducedPrecision(Detector):
 
     id = "MEM-10"
 
-    def detect(self, model: "ProgramModel") -> Iterator[Finding]:
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
         seen: set[int] = set()
 
         def emit(ln, conf, note):
@@ -831,14 +1106,20 @@ class ReducedPrecision(Detector):
         for fn in model.reachable_functions():
             if fn.body is None:
                 continue
-            for n in nodes_of(fn.body, "declaration"):
+            for n in fn_nodes(model, fn, "declaration"):
                 tn = n.child_by_field_name("type")
                 if tn is not None and text(model, tn).replace("const", "").strip() in HALF_TYPES \
                         and model.is_reachable(n):
                     f = emit(line(n), 0.8, "half-precision variable")
                     if f:
                         yield f
-            for n in nodes_of(fn.body, "cast_expression", "call_expression"):
+            for n in fn_nodes(model, fn, "assignment_expression", "init_declarator"):
+                narrowed = self._implicit(model, fn, n, tab)
+                if narrowed and model.is_reachable(n):
+                    f = emit(line(n), 0.65, narrowed)
+                    if f:
+                        yield f
+            for n in fn_nodes(model, fn, "cast_expression", "call_expression"):
                 target, operand = self._cast_parts(model, n)
                 if target is None or not model.is_reachable(n):
                     continue
@@ -854,6 +1135,32 @@ class ReducedPrecision(Detector):
                     f = emit(line(n), 0.7, f"{src} element cast to {target}")
                     if f:
                         yield f
+
+    def _implicit(self, model, fn, n, tab) -> str | None:
+        """``float_array[i] = double_array[j]`` or ``float v = double_array[j]``: an implicit
+        narrowing of an element (no cast written)."""
+        if n.type == "assignment_expression":
+            if text(model, n.child_by_field_name("operator")) != "=":
+                return None
+            left, right = strip(n.child_by_field_name("left")), n.child_by_field_name("right")
+            if left is None or left.type != "subscript_expression":
+                return None
+            lt = tab.type_of(fn, base_name(model, left) or "")
+            target = lt[0] if lt is not None and lt[1] >= 1 else None
+        else:
+            d, right = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+            decl = n.parent
+            if d is None or d.type != "identifier" or decl is None or decl.type != "declaration":
+                return None
+            target = text(model, decl.child_by_field_name("type")).replace("const", "").strip()
+        if right is None or right.type != "subscript_expression" or target is None:
+            return None
+        rt = tab.type_of(fn, base_name(model, right) or "")
+        if rt is None or rt[1] < 1:
+            return None
+        if self._narrower(target, rt[0]):
+            return f"{rt[0]} element stored as {target}"
+        return None
 
     @staticmethod
     def _cast_parts(model, n):
@@ -875,10 +1182,11 @@ class ReducedPrecision(Detector):
         tb, sb = SCALAR_BYTES.get(target), SCALAR_BYTES.get(src)
         if tb is None or sb is None or tb >= sb:
             return False
-        # double -> float/half, or integer -> narrower integer; not int -> float
+        # double -> float/half, or integer data packed into 8 or 16 bits; not int -> float and
+        # not 64-bit indices narrowed to int
         if src in FLOATING:
             return target in FLOATING
-        return target not in FLOATING or target in ("__half", "half")
+        return tb <= 2
 
 
 DETECTORS = [CoalescedAccess, SharedMemoryTiling, RegisterBlocking, ReadOnlyDataPath,

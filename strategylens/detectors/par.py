@@ -8,7 +8,7 @@ data flow, work-counter classification of atomics) are shared with :mod:`strateg
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from tree_sitter import Node
 
@@ -408,7 +408,7 @@ class ThreadCoarsening(Detector):
                 intensity = trips * (max(nested) if nested else 1)
                 reported.append(loop)
                 yield at(loop.node, 0.85, float(intensity))
-            yield from self._stores(model, fn, writes, [l.node for l, _ in coarse_loops])
+            yield from self._stores(model, fn, writes, [lp.node for lp, _ in coarse_loops])
 
     def _stores(self, model, fn, writes, loop_nodes):
         thread_vars = derived(model, fn, {"threadIdx"}, index_only=True) | {"threadIdx"}
@@ -432,7 +432,9 @@ class ThreadCoarsening(Detector):
             # stores that all execute together: the same enclosing branches
             path = _branch_path(group[0].node)
             together = [w for w in group if _branch_path(w.node) == path]
-            if len(together) >= 2:
+            keys = [squash(model.text_of(w.index_node)) for w in together]
+            bases = {re.sub(r"\+\d+$", "", k.strip("[]")) for k in keys}
+            if len(together) >= 2 and not (len(bases) == 1 and len(together) <= 4):
                 yield at(together[0].node, 0.75, float(len(together)))
 
 
@@ -507,9 +509,47 @@ class BlockTreeReduction(Detector):
                     found = True
                     yield at(call.node, 0.8)
                     break
+            if not found:
+                callees = [model.function_of(g) for g in model.call_graph.get(fn.name, set())]
+                helper = any(g is not None and g.is_device and
+                             self._unrolled(model, g, shared_names(model, g)) is not None
+                             for g in callees)
+                unrolled = self._unrolled(model, fn, shared, 1 if helper else 3)
+                if unrolled is not None:
+                    found = True
+                    yield at(unrolled, 0.85)
             if found or not fn.is_kernel:
                 continue
             yield from self._two_level(model, fn)
+
+    @staticmethod
+    def _unrolled(model, fn, shared: set[str], steps: int = 3) -> Node | None:
+        """A hand-unrolled tree: ``steps`` or more ``s[t] op= s[t + C]`` with different constants
+        C on a shared array (or a pointer parameter of a device function); one step is enough
+        when a called helper finishes the tree."""
+        arrays = set(shared)
+        if not fn.is_kernel:
+            arrays |= {p.name for p in fn.params if p.is_pointer}
+        offsets: dict[str, dict[int, Node]] = {}
+        for n in walk(fn.body):
+            if n.type != "assignment_expression":
+                continue
+            left = n.child_by_field_name("left")
+            arr = base_name(model, left) if left is not None and left.type == "subscript_expression" else None
+            if arr not in arrays:
+                continue
+            lidx = squash(model.text_of(subscript_index(left) or left)).strip("[]")
+            for x in walk(n.child_by_field_name("right")):
+                if x.type == "subscript_expression" and base_name(model, x) == arr:
+                    ridx = squash(model.text_of(subscript_index(x) or x)).strip("[]")
+                    m = re.fullmatch(re.escape(lidx) + r"\+(\w+)", ridx)
+                    value = model.eval_int(m.group(1), fn) if m else None
+                    if value:
+                        offsets.setdefault(arr, {}).setdefault(value, n)
+        for arr, by_c in offsets.items():
+            if len(by_c) >= steps:
+                return min(by_c.values(), key=lambda node: node.start_byte)
+        return None
 
     @staticmethod
     def _two_level(model, fn):
@@ -619,7 +659,6 @@ class PrivatizedAccumulation(Detector):
         locals_ |= {v.name for v in model.vars_in(fn, space="register_array")}
         shuffle_fns = {g for g in model.call_graph.get(fn.name, set())
                        if any(c.category == "shuffle" for c in model.calls_in(g))}
-        shared = shared_names(model, fn)
         reducing = {v.name for v in model.vars_in(fn, space="shared")
                     if any(_tree_combine(model, lp, {v.name}) for lp in model.loops_in(fn))
                     or (v.size_bytes is not None and v.dims and all(d is not None and d <= 64 for d in v.dim_values))}
@@ -717,6 +756,26 @@ class ScanAndCompaction(Detector):
                 if any(c.category == "shuffle" and "up" in c.name for c in model.calls_in(fn)
                        if _inside(c.node, loop.node)):
                     yield at(loop.node, 0.7)
+            yield from self._up_down_sweep(model, fn, shared)
+
+    @staticmethod
+    def _up_down_sweep(model, fn, shared):
+        """Blelloch scan: an up-sweep and a down-sweep loop (one halving, one doubling, both
+        with barriers) that each add one shared element into another (``t[bi] += t[ai]``)."""
+        sweeps = []
+        for loop in model.loops_in(fn):
+            if not (loop.has_sync and _is_halving_or_doubling(loop)) or _tree_combine(model, loop, shared):
+                continue
+            for n in walk(loop.node.child_by_field_name("body")):
+                if n.type == "assignment_expression" and model.text_of(n.child_by_field_name("operator")) == "+=":
+                    arr = base_name(model, n.child_by_field_name("left"))
+                    if arr in shared:
+                        sweeps.append((loop, arr))
+                        break
+        ops = {(lp.step_op in (">>", "/")) for lp, _ in sweeps}
+        arrays = [a for _, a in sweeps]
+        if len(sweeps) >= 2 and ops == {True, False} and len(set(arrays)) < len(arrays):
+            yield at(sweeps[0][0].node, 0.75)
 
     @staticmethod
     def _reads_back(model, body, var, shared, tiv) -> bool:
@@ -738,12 +797,31 @@ class ScanAndCompaction(Detector):
 def _wave_subtraction(model, fn, minuend: set[str], tiv: set[str], scope: Node | None) -> bool:
     """``a - b`` in ``scope`` with ``a`` from ``minuend`` (and no thread index) and ``b``
     thread-derived: the anti-diagonal coordinate ``j = d - i``."""
+    index_vars = set()
+    for x in walk(scope):
+        if x.type == "subscript_expression":
+            index_vars |= identifiers(model, subscript_index(x))
     for b in walk(scope):
         if b.type == "binary_expression" and model.text_of(b.child_by_field_name("operator")) == "-":
             left, right = b.child_by_field_name("left"), b.child_by_field_name("right")
             lids, rids = identifiers(model, left), identifiers(model, right)
-            if lids & minuend and not lids & tiv and rids & tiv:
+            if lids & minuend and not lids & tiv and rids & tiv and _feeds_index(model, b, index_vars):
                 return True
+    return False
+
+
+def _feeds_index(model, node: Node, index_vars: set[str]) -> bool:
+    """``node`` sits in a subscript or initialises a variable that is used as an index."""
+    p = node.parent
+    while p is not None and p.type not in ("expression_statement", "declaration", "compound_statement"):
+        if p.type == "subscript_argument_list":
+            return True
+        if p.type == "init_declarator":
+            d = p.child_by_field_name("declarator")
+            return d is not None and model.text_of(d) in index_vars
+        if p.type == "assignment_expression":
+            return model.text_of(p.child_by_field_name("left")) in index_vars
+        p = p.parent
     return False
 
 
@@ -794,26 +872,36 @@ class PersistentGridSync(Detector):
 
     def detect(self, model):
         for fn in device_functions(model):
-            grids = {name for name, value, _ in assignments(model, fn)
-                     if "this_grid" in model.text_of(value)}
-            grids |= {p.name for p in fn.params if "grid_group" in p.type_text}
-            for n in walk(fn.body):
-                if n.type == "declaration" and "grid_group" in model.text_of(n.child_by_field_name("type")):
-                    grids |= identifiers(model, n) - {"cg", "cooperative_groups"}
-            for call in model.calls_in(fn):
-                if call.category == "grid_sync":
-                    yield at(call.node, 0.95)
-                elif call.name in ("cg::sync", "cooperative_groups::sync", "sync") and \
-                        any(identifiers(model, a) & grids for a in call_args(call.node)):
-                    yield at(call.node, 0.95)
-                elif call.name == "sync" and call.receiver and \
-                        (call.receiver in grids or "this_grid" in call.receiver):
-                    yield at(call.node, 0.95)
-            for loop, counter in spin_loops(model, fn):
+            for call in self._grid_syncs(model, fn):
+                yield at(call.node, 0.95)
+            if fn.is_kernel and not any(True for _ in self._grid_syncs(model, fn)):
+                for la in model.launches_of(fn.name):
+                    if la.kind == "cooperative":
+                        yield Finding(la.line, la.line, confidence=0.6)
+            for loop, _counter in spin_loops(model, fn):
                 if not model.is_reachable(loop):
                     continue
                 if self._grid_target(model, fn, loop):
                     yield at(loop, 0.8)
+
+    @staticmethod
+    def _grid_syncs(model, fn):
+        """Calls in ``fn`` that synchronise the whole grid (cooperative groups)."""
+        grids = {name for name, value, _ in assignments(model, fn)
+                 if "this_grid" in model.text_of(value)}
+        grids |= {p.name for p in fn.params if "grid_group" in p.type_text}
+        for n in walk(fn.body):
+            if n.type == "declaration" and "grid_group" in model.text_of(n.child_by_field_name("type")):
+                grids |= identifiers(model, n) - {"cg", "cooperative_groups"}
+        for call in model.calls_in(fn):
+            if call.category == "grid_sync":
+                yield call
+            elif call.name in ("cg::sync", "cooperative_groups::sync", "sync") and \
+                    any(identifiers(model, a) & grids for a in call_args(call.node)):
+                yield call
+            elif call.name == "sync" and call.receiver and \
+                    (call.receiver in grids or "this_grid" in call.receiver):
+                yield call
 
     @staticmethod
     def _grid_target(model, fn, loop: Node) -> bool:
@@ -844,10 +932,16 @@ def dim3_args(model, fn, expr: str) -> list[str] | None:
     """Components of a dim3 launch dimension: ``dim3(a, b)`` inline, or a ``dim3 name(a, b)`` /
     ``dim3 name = dim3(a, b)`` / ``dim3 name{a, b}`` declaration in ``fn``; None when the
     expression is not a dim3."""
+    found = dim3_decl(model, fn, expr)
+    return found[0] if found else None
+
+
+def dim3_decl(model, fn, expr: str) -> tuple[list[str], int | None] | None:
+    """Like :func:`dim3_args`, with the line of the declaration (None for an inline dim3)."""
     e = expr.strip()
     m = re.fullmatch(r"dim3\s*[\({](.*)[\)}]", e, re.S)
     if m:
-        return _split_args(m.group(1))
+        return _split_args(m.group(1)), None
     if not re.fullmatch(r"[A-Za-z_]\w*", e) or fn is None or fn.body is None:
         return None
     for n in walk(fn.body):
@@ -857,9 +951,9 @@ def dim3_args(model, fn, expr: str) -> list[str] | None:
             t = model.text_of(d)
             m = re.fullmatch(re.escape(e) + r"\s*(?:=\s*dim3\s*)?[\({](.*)[\)}]", t, re.S)
             if m:
-                return _split_args(m.group(1))
+                return _split_args(m.group(1)), line(d)
             if t == e:
-                return ["1"]
+                return ["1"], line(d)
     return None
 
 
@@ -896,7 +990,7 @@ def block_per_item(model, fn) -> bool:
     loop_vars = {lp.var for lp in model.loops_in(fn) if lp.var}
     block_vars = derived(model, fn, {"blockIdx"}, index_only=True) - loop_vars
     thread_vars = derived(model, fn, {"threadIdx"}, index_only=True) - loop_vars
-    for name, value, _ in assignments(model, fn):
+    for _, value, _ in assignments(model, fn):
         ids = index_identifiers(model, value)
         if ids & block_vars and ids & thread_vars:
             return False  # a global thread index: one thread per element, not per item
@@ -931,12 +1025,15 @@ class MultidimensionalMapping(Detector):
         for launch in model.launches_of():
             kernel = model.function_of(launch.kernel)
             caller = model.function_of(launch.caller) if launch.caller else None
-            dims = []
+            dims, decl_lines = [], []
             for value, expr in ((launch.grid_value, launch.grid), (launch.block_value, launch.block)):
+                found = dim3_decl(model, caller, expr or "")
+                if found is not None and found[1] is not None:
+                    decl_lines.append(found[1])
                 if value is not None:
                     dims.append([str(v) for v in value])
                 else:
-                    dims.append(dim3_args(model, caller, expr or ""))
+                    dims.append(found[0] if found else None)
             multi = None
             for d in dims:
                 if d is None:
@@ -946,7 +1043,10 @@ class MultidimensionalMapping(Detector):
             if kernel is None:
                 continue
             if multi or (multi is None and _uses_yz(model, kernel)):
-                yield Finding(launch.line, launch.line, confidence=0.9 if multi else 0.75)
+                # the span runs from the dim3 declarations to the launch when they are close
+                near = [ln for ln in decl_lines if 0 <= launch.line - ln <= 15]
+                start = min(near) if near else launch.line
+                yield Finding(start, launch.line, confidence=0.9 if multi else 0.75)
             elif block_per_item(model, kernel):
                 yield Finding(launch.line, launch.line, confidence=0.8)
 
@@ -988,7 +1088,7 @@ class OccupancyTuning(Detector):
             if "cudaDeviceProp" in p.type_text:
                 props.add(p.name)
         assigns = assignments(model, fn)
-        for name, value, stmt in assigns:
+        for name, value, _ in assigns:
             for x in walk(value):
                 if x.type == "field_expression" and model.text_of(x.child_by_field_name("field")) in _PROP_FIELDS \
                         and (base_name(model, x) in props or not props):

@@ -40,7 +40,7 @@ Features that stand for no catalog strategy (``uses_cooperative_groups``, ``num_
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
 
