@@ -600,6 +600,8 @@ class ProgramModel:
         self.degraded = False
         self.index_status = "unavailable: not run"
         self.unbalanced_braces: int | None = None  # line of an unclosed '{' (or stray '}')
+        self.error_bytes = 0  # bytes covered by parse errors
+        self.error_count = 0  # ERROR and MISSING nodes
         self.index = None  # set by strategylens.indexing when it runs
         self._fn_starts: list[int] = []
         self._fn_memo: dict = {}
@@ -626,8 +628,20 @@ class ProgramModel:
         """1-based line where a node starts."""
         return node.start_point[0] + 1
 
+    def unparseable(self) -> str | None:
+        """Why the file is not CUDA C++ at all (most of it is parse errors), or None."""
+        code_lines = sum(1 for ln in self.lines if ln.strip())
+        if self.error_bytes > 0.5 * max(1, len(self.source)):
+            return f"{100 * self.error_bytes // len(self.source)}% of the file is unparseable"
+        if self.error_count >= 5 and 4 * self.error_count > code_lines:
+            return f"{self.error_count} parse errors in {code_lines} lines"
+        return None
+
     def warn(self, message: str) -> None:
-        self.warnings.append(message)
+        if len(self.warnings) < _MAX_WARNINGS:
+            self.warnings.append(message)
+        elif len(self.warnings) == _MAX_WARNINGS:
+            self.warnings.append("more problems not listed")
 
     # ----- build ---------------------------------------------------------------------------
     def _build(self) -> None:
@@ -752,11 +766,15 @@ class ProgramModel:
 
     def _collect_preproc_and_functions(self) -> None:
         errors = 0
+        error_end = -1
         for n in self._iter(self.root):
             t = n.type
             if t == "ERROR" or n.is_missing:
                 errors += 1
                 self._note_error(n)
+                if n.start_byte >= error_end:  # outermost errors only
+                    self.error_bytes += n.end_byte - n.start_byte
+                    error_end = n.end_byte
             elif t == "function_definition":
                 self._add_function(n)
             elif t == "preproc_def":
@@ -774,6 +792,7 @@ class ProgramModel:
                 self.includes.append(self.text_of(n.child_by_field_name("path")).strip("<>\""))
             elif t in ("type_definition", "alias_declaration"):
                 self._add_alias(n)
+        self.error_count = errors
         if errors:
             self.degraded = True
         self._fn_list.sort(key=lambda f: f.node.start_byte)
@@ -1193,6 +1212,23 @@ class ProgramModel:
                     bound, cmp_op = self.eval_int(left, fn), flip[op]
                 elif var is None:
                     bound = self.eval_int(right, fn)
+        if kind in ("while", "do") and var is None and cond_n is not None and \
+                cond_n.type == "binary_expression":
+            left = cond_n.child_by_field_name("left")
+            op = self.text_of(cond_n.child_by_field_name("operator"))
+            body = n.child_by_field_name("body")
+            if left is not None and left.type == "identifier" and body is not None and \
+                    op in ("<", "<=", ">", ">=", "!="):
+                name = self.text_of(left)
+                steps = [a for a in self._assigns.get(fn.name, {}).get(name, [])
+                         if a.type != "init_declarator"
+                         and body.start_byte <= a.start_byte < body.end_byte]
+                if len(steps) == 1:  # while (i < n) { ...; i += stride; }
+                    var = name
+                    step_n = steps[0]
+                    step_value, step_op, _ = self._loop_step(step_n, fn)
+                    bound = self.eval_int(cond_n.child_by_field_name("right"), fn)
+                    cmp_op = op
         trip = self._trip_count(init_val, bound, cmp_op, step_value, step_op)
         unroll = self._unroll_for(n, fn)
         lp = Loop(kind, n, fn.name, self.line_of(n), n.end_point[0] + 1, var,
@@ -1772,7 +1808,7 @@ class ProgramModel:
                             not self._in_dead(x):
                         edges.update(by_short[t])
                     if (t in known or t in methods_of) and not self._in_dead(x):
-                        if self.in_function(x) is not f:
+                        if self.in_function(x) is not f or self._only_queried(x):
                             continue
                         if t in known and t != f.name:
                             edges.add(t)
@@ -1787,6 +1823,20 @@ class ProgramModel:
             if "::" in name:
                 cls = name.rsplit("::", 1)[0]
                 self.call_graph.setdefault(name, set()).update(methods_of.get(cls, set()) - {name})
+
+    def _only_queried(self, ident: Node) -> bool:
+        """Whether a function name is only an argument of an occupancy / attribute query
+        (``cudaOccupancyMaxPotentialBlockSize(&g, &b, kern)``): that does not launch it."""
+        p = ident.parent
+        for _ in range(4):
+            if p is None:
+                return False
+            if p.type == "argument_list":
+                call = p.parent
+                return call is not None and call.type == "call_expression" and \
+                    call_category(self._callee_name(call)[0]) == "occupancy"
+            p = p.parent
+        return False
 
     def _compute_reachability(self) -> None:
         if self.entry_found:
@@ -2435,6 +2485,7 @@ def build_model(source: str | bytes, path: str = "<string>", entry: str = "solut
     return model
 
 
+_MAX_WARNINGS = 20
 _INDEXED: list = []  # the models built last in this process, whose node lists iter_nodes reuses
 _MISS = object()
 

@@ -218,8 +218,11 @@ def prepare_table(df: pd.DataFrame, source: str = "<data>",
     if "cpu_ms" in df.columns:
         df["cpu_ms"] = pd.to_numeric(df["cpu_ms"], errors="coerce")
     strategies = strategy_columns(df.columns)
+    words = {"true": 1, "false": 0, "yes": 1, "no": 0, "t": 1, "f": 0}
     for sid in strategies:
-        values = pd.to_numeric(df[sid], errors="coerce")
+        text = df[sid].astype("string").str.strip().str.lower()
+        values = pd.to_numeric(text.map(lambda v: words.get(v, v) if isinstance(v, str) else v),
+                               errors="coerce")
         bad = values.notna() & ~values.isin([0, 1])
         if bad.any() or (values.isna() & df[sid].notna()).any():
             problems.append(f"{source}: strategy column {sid} must be 0/1; other values in rows "

@@ -77,6 +77,7 @@ class FileResult:
 
 _CATALOGS: dict = {}
 _DETECTOR_SETS: dict = {}
+_CODE_VERSION = ""
 
 
 def get_catalog(catalog=None):
@@ -179,6 +180,10 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
     except Exception as exc:  # a model bug must not end the run
         return FileResult(path, False, f"{path}: could not build the program model "
                                        f"({type(exc).__name__}: {exc})")
+    why = model.unparseable()
+    if why:
+        return FileResult(path, False, f"{path}: does not parse as CUDA C++ ({why})",
+                          warnings=list(model.warnings), index_status=model.index_status)
     if model.unbalanced_braces is not None:
         return FileResult(path, False, f"{path}: unbalanced braces: the '{{' or '}}' at line "
                                        f"{model.unbalanced_braces} has no partner",
@@ -251,8 +256,9 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
 def _code_version() -> str:
     """Hash of this package's analysis code and of registered detector modules, so edits to a
     detector invalidate the cache even when the version number did not change."""
-    if "code" in _CATALOGS:
-        return _CATALOGS["code"]
+    global _CODE_VERSION
+    if _CODE_VERSION:
+        return _CODE_VERSION
     h = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
     files = sorted([*here.glob("*.py"), *(here / "detectors").glob("*.py")])
@@ -270,8 +276,8 @@ def _code_version() -> str:
             h.update(f.read_bytes())
         except OSError:
             pass
-    _CATALOGS["code"] = h.hexdigest()[:16]
-    return _CATALOGS["code"]
+    _CODE_VERSION = h.hexdigest()[:16]
+    return _CODE_VERSION
 
 
 class Cache:

@@ -343,3 +343,19 @@ def test_cmp06_and_cmp08_split_ballots_between_votes_and_masks():
     """ + entry("k<<<1, 32>>>(a, 0, n);")
     assert lines(cmp.DivergenceReduction, src) == {4, 6}
     assert lines(cmp.BitLevelParallelism, src) == {5, 7}
+
+
+def test_cmp02_radix_digit_pass_needs_a_host_loop_over_shifts():
+    src = """\
+    __global__ void digits(const unsigned* keys, unsigned* cnt, int n, int shift) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) atomicAdd(&cnt[(keys[i] >> shift) & 255u], 1u);
+    }
+    __global__ void lanes(const unsigned* keys, unsigned* out, int n, int s) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) out[i] = (keys[i] >> s) & 255u;
+    }
+    """ + entry("""\
+    for (int shift = 0; shift < 32; shift += 8) digits<<<1, 32>>>(0, 0, n, shift);
+    lanes<<<1, 32>>>(0, 0, n, 8);""")
+    assert lines(cmp.AlgorithmSubstitution, src) == {3}

@@ -107,7 +107,7 @@ def test_mem02_tiles_reported_with_bytes_and_reduction_workspace_is_not():
     }
     """ + entry("mm<<<1, 256>>>(a, a, b, n);\nred<<<1, 256>>>(a, b, n);")
     found = run(mem.SharedMemoryTiling, src)
-    assert {(f.line_start, f.intensity) for f in found} == {(3, 1024), (4, 1024)}
+    assert {(f.line_start, f.intensity) for f in found} == {(3, 2048), (4, 2048)}
 
 
 def test_mem02_warp_partials_written_by_lane_zero_are_not_a_tile():
@@ -316,3 +316,17 @@ def test_mem10_implicit_narrowing_of_double_elements_but_not_of_indices():
     }
     """
     assert lines(mem.ReducedPrecision, src) == {3, 9}
+
+
+def test_mem07_transpose_that_is_the_output_and_decimation_are_not_relayouts():
+    src = """\
+    __global__ void tr(const float* b, float* bt, int n) {
+        int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y;
+        bt[c * n + r] = b[r * n + c];
+    }
+    __global__ void half(const float* x, float* y, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        y[i] = x[2 * i];
+    }
+    """ + entry("tr<<<1, 32>>>(a, b, n);\nhalf<<<1, 32>>>(a, b, n);")
+    assert lines(mem.DataLayoutTransformation, src) == set()

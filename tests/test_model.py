@@ -137,9 +137,9 @@ __global__ void k(float* a, int n) {
            for lp in m.loops]
     assert got == [("s", ">>", 1, 5, None, 0), ("j", "+", 1, 8, "full", 0),
                    ("q", "-", -3, 4, None, 1), ("i", "+", None, None, 1, 0),
-                   (None, None, None, None, None, 0)]
+                   ("w", "+", 1, None, None, 0)]
     assert m.loops[2].parent is m.loops[1]
-    assert m.loops[4].kind == "while"
+    assert (m.loops[4].kind, m.loops[4].bound_value) == ("while", 5)
 
 
 def test_calls_and_categories(m):
@@ -345,3 +345,23 @@ void solution_compute(int n, float* a) {
     (buf,) = m.vars
     assert (buf.dim_values, buf.size_bytes) == ([32], 128)
     assert m.eval_int("sizeof(T) * TILE", m.function_of("k")) == 64
+
+
+def test_while_loop_and_occupancy_query_is_not_a_launch():
+    src = """
+__global__ void k(float* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    while (i < n) { a[i] = 0.0f; i += blockDim.x * gridDim.x; }
+}
+__global__ void queried(float* a) { a[0] = 1.0f; }
+void solution_compute(float* a, int n) {
+    int grid, block;
+    cudaOccupancyMaxPotentialBlockSize(&grid, &block, queried);
+    k<<<grid, block>>>(a, n);
+}
+"""
+    m = build_model(src, index=False)
+    (lp,) = m.loops
+    assert (lp.kind, lp.var, lp.step, lp.step_op) == ("while", "i", "i += blockDim.x * gridDim.x",
+                                                      "+")
+    assert m.reachable == {"solution_compute", "k"}

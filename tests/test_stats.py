@@ -51,9 +51,9 @@ def test_missing_column_error_names_file(tmp_path):
 
 def test_bad_strategy_values_are_reported(tmp_path):
     f = tmp_path / "d.csv"
-    f.write_text("task,solution,speedup,MEM-02\na,x,2.0,1\na,y,3.0,yes\n")
+    f.write_text("task,solution,speedup,MEM-02\na,x,2.0,1\na,y,3.0,maybe\na,z,1.0,True\n")
     data = stats.read_data_csv(f)
-    assert data.table["MEM-02"].tolist() == [1, 0]
+    assert data.table["MEM-02"].tolist() == [1, 0, 1]
     assert data.problems == [f"{f}: strategy column MEM-02 must be 0/1; other values in rows 3 "
                              "read as 0"]
 

@@ -227,7 +227,8 @@ class AlgorithmSubstitution(Detector):
     Shapes (low confidence: the reference is not visible): Jacobi ping-pong (a host loop launches
     a stencil kernel and swaps its input and output pointers; evidence: the swap), red-black
     ordering ((i + j) parity compared with a colour parameter), a bitonic network (an XOR partner
-    index used for a compare-exchange), pointer jumping (``x[i] = x[x[i]]``), level-synchronous
+    index used for a compare-exchange), radix passes (``(key >> shift) & mask`` with the shift
+    advanced by a host loop), pointer jumping (``x[i] = x[x[i]]``), level-synchronous
     BFS (``level[v] == cur`` with ``level[u] = cur + 1``). Relaxation (Bellman-Ford style) is not
     reported: it is also the natural port of a Bellman-Ford reference.
     """
@@ -243,6 +244,7 @@ class AlgorithmSubstitution(Detector):
 
     def _all(self, model):
         yield from self._jacobi_swap(model)
+        yield from self._radix_digits(model)
         for fn in model.reachable_kernels():
             if fn.body is None:
                 continue
@@ -300,6 +302,29 @@ class AlgorithmSubstitution(Detector):
                                     self._is_plus_one(model, r, text(model, y))
                                     for r in written.get(base_name(model, x), [])):
                                 yield line(n), 0.55, "level-synchronous BFS"
+
+    def _radix_digits(self, model):
+        """``(key >> shift) & mask`` in a kernel whose ``shift`` parameter a host loop advances."""
+        for la in model.launches_of():
+            if la.in_loop is None or la.in_loop.var is None:
+                continue
+            k = model.function_of(la.kernel)
+            if k is None or k.body is None:
+                continue
+            args = _launch_args(model, la)
+            params = [p.name for p in k.params]
+            shifts = {params[i] for i, a in enumerate(args)
+                      if i < len(params) and la.in_loop.var in a.replace("(", " ").replace(
+                          ")", " ").split()}
+            for n in fn_nodes(model, k, "binary_expression"):
+                if text(model, n.child_by_field_name("operator")) != "&":
+                    continue
+                left = strip(n.child_by_field_name("left"))
+                if left is not None and left.type == "binary_expression" and \
+                        text(model, left.child_by_field_name("operator")) == ">>" and \
+                        text(model, strip(left.child_by_field_name("right"))) in shifts and \
+                        model.eval_int(n.child_by_field_name("right"), k) is not None:
+                    yield line(n), 0.5, "radix digit pass"
 
     def _exchange(self, model, fn, name) -> bool:
         """``name`` indexes an array that is both read and written (a compare-exchange)."""

@@ -618,7 +618,8 @@ class SharedMemoryTiling(Detector):
     of other threads' elements or reads inside a loop.
 
     Left out: reduction or scan workspaces (a statement reads and writes the array), privatised
-    histograms (no global load into the array), single broadcast scalars.
+    histograms (no global load into the array), computed intermediates (CMP-01), partial results
+    written by one lane, single broadcast scalars. Intensity: bytes of the kernel's tiles.
     """
 
     id = "MEM-02"
@@ -628,29 +629,32 @@ class SharedMemoryTiling(Detector):
             if fn.body is None or not kernel_has_barrier(model, fn):
                 continue
             gnames = global_names(model, fn)
-            for v in model.vars_in(fn, space="shared"):
-                if not v.dims and not v.extern:
-                    continue
-                writes, reads, self_update = shared_array_uses(model, fn, v.name)
-                if self_update or not writes or not reads:
-                    continue
-                loads = []
-                for w in writes:
-                    rhs = assignment_of(w).child_by_field_name("right")
-                    if model.uses_thread_index(w) and not single_thread_guarded(model, fn, w) \
-                            and not computed(model, fn, rhs) and \
-                            _rhs_reads_global(model, fn, rhs, gnames):
-                        loads.append(w)
-                if not loads:
-                    continue
-                wtexts = {text(model, w) for w in writes}
-                reuse = any(text(model, r) not in wtexts or self._loop_indexed(model, fn, r)
-                            for r in reads)
-                if not reuse:
-                    continue
-                size = v.size_bytes if v.size_bytes else self._extern_bytes(model, fn)
-                yield Finding(v.line, v.line, 0.85 if v.dims else 0.75, size,
+            tiles = [v for v in model.vars_in(fn, space="shared")
+                     if self._is_tile(model, fn, v, gnames)]
+            sizes = [v.size_bytes if v.size_bytes else self._extern_bytes(model, fn) for v in tiles]
+            total = sum(sizes) if sizes and all(sizes) else None
+            for v in tiles:
+                yield Finding(v.line, v.line, 0.85 if v.dims else 0.75, total,
                               f"__shared__ {v.name} loaded cooperatively and reused")
+
+    def _is_tile(self, model, fn, v, gnames) -> bool:
+        if not v.dims and not v.extern:
+            return False
+        writes, reads, self_update = shared_array_uses(model, fn, v.name)
+        if self_update or not writes or not reads:
+            return False
+        loads = []
+        for w in writes:
+            rhs = assignment_of(w).child_by_field_name("right")
+            if model.uses_thread_index(w) and not single_thread_guarded(model, fn, w) \
+                    and not computed(model, fn, rhs) and \
+                    _rhs_reads_global(model, fn, rhs, gnames):
+                loads.append(w)
+        if not loads:
+            return False
+        wtexts = {text(model, w) for w in writes}
+        return any(text(model, r) not in wtexts or self._loop_indexed(model, fn, r)
+                   for r in reads)
 
     @staticmethod
     def _loop_indexed(model, fn, r) -> bool:
@@ -772,7 +776,7 @@ class ReadOnlyDataPath(Detector):
 
 class ConstantMemory(Detector):
     """MEM-05: a ``__constant__`` variable read by reachable device code or filled by reachable
-    host code (``cudaMemcpyToSymbol``). Intensity: its size in bytes."""
+    host code (``cudaMemcpyToSymbol``). Intensity: bytes of all such variables together."""
 
     id = "MEM-05"
 
@@ -789,9 +793,10 @@ class ConstantMemory(Detector):
                 nm = text(model, n)
                 if nm in names and model.is_reachable(n):
                     used.add(nm)
-        for v in consts:
-            if v.name in used:
-                yield Finding(v.line, v.line, 0.9, v.size_bytes, f"__constant__ {v.name}")
+        live = [v for v in consts if v.name in used]
+        total = sum(v.size_bytes for v in live) if all(v.size_bytes for v in live) else None
+        for v in live:
+            yield Finding(v.line, v.line, 0.9, total, f"__constant__ {v.name}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -870,7 +875,9 @@ class DataLayoutTransformation(Detector):
 
     A copy is an assignment whose both sides are plain array elements (casts and parentheses
     aside). Interleaving: one index variable has a constant coefficient K > 1 on one side and 1
-    on the other. Transposition: two index variables swap their unit and scaled roles.
+    on the other. Transposition: two index variables swap their unit and scaled roles. In device
+    code a strided copy must split one source into several arrays, and a transposed buffer must be
+    read by another kernel; otherwise it is the task itself (decimation, a transpose task).
     """
 
     id = "MEM-07"
@@ -883,15 +890,49 @@ class DataLayoutTransformation(Detector):
         for fn in model.reachable_functions():
             if fn.body is None:
                 continue
+            device = fn.is_kernel or (fn.is_device and not fn.is_host)
+            hits = []
             for n in fn_nodes(model, fn, "assignment_expression"):
                 if text(model, n.child_by_field_name("operator")) != "=" or not model.is_reachable(n):
                     continue
                 left = strip(n.child_by_field_name("left"))
                 right = strip(n.child_by_field_name("right"))
                 kind = self._relayout(model, left, right)
-                if kind and line(n) not in seen:
+                if kind:
+                    hits.append((n, kind, base_name(model, left), base_name(model, right)))
+            for n, kind, dst, src in hits:
+                if device and not self._device_relayout(model, fn, kind, dst, src, hits):
+                    continue
+                if line(n) not in seen:
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.7 if kind != "transpose" else 0.6, None, kind)
+
+    @staticmethod
+    def _device_relayout(model, fn, kind, dst, src, hits) -> bool:
+        """In a kernel, a strided copy is a re-layout only when it splits one source into several
+        arrays (a single out[i] = in[2*i] is decimation), and a transpose only when another kernel
+        then reads the transposed buffer (a transpose that is the task's output is the task)."""
+        if kind == "interleaved split":
+            return len({d for _, k, d, s in hits if k == kind and s == src}) >= 2
+        if kind != "transpose":
+            return True
+        params = [p.name for p in fn.params]
+        if dst not in params:
+            return False
+        pos = params.index(dst)
+        for la in model.launches_of(fn.name):
+            args = la.node.child_by_field_name("arguments")
+            if args is None or pos >= args.named_child_count:
+                continue
+            buf = text(model, args.named_children[pos]).strip("&* ")
+            for other in model.launches_of():
+                if other.kernel == fn.name:
+                    continue
+                oargs = other.node.child_by_field_name("arguments")
+                if oargs is not None and buf in {text(model, a).strip("&* ")
+                                                 for a in oargs.named_children}:
+                    return True
+        return False
 
     def _relayout(self, model, left, right) -> str | None:
         if left is not None and right is not None and left.type == "field_expression" and \
