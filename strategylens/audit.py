@@ -10,6 +10,8 @@ the flags it raises with the evidence for each. A trace is a dict:
     ``profile`` (CUPTI totals for that call).
 ``noop_overhead_ms``
     outside-minus-inside time of no-op calls (the measured round trip).
+``sleep_overhead_ms``
+    outside time minus D of calls in which the child slept D ms (kernel-timed), D the median call.
 ``fp_before`` / ``fp_after``
     code fingerprints of the timing functions before and after loading the solution.
 ``load``
@@ -60,13 +62,23 @@ _ALLOWED_ENV = re.compile(
     r"POSIXLY_CORRECT$|LIBC_)")
 
 
-def tamper_bound_ms(noop_overhead_ms: list[float], th: Thresholds = Thresholds()) -> float:
-    """Largest outside-minus-inside gap an honest call may show (ms)."""
+def tamper_bound_ms(noop_overhead_ms: list[float], sleep_overhead_ms: list[float] | None = None,
+                    th: Thresholds = Thresholds()) -> float:
+    """Largest outside-minus-inside gap an honest call may show (ms).
+
+    ``noop_overhead_ms``: outside minus inside of no-op calls. ``sleep_overhead_ms``: outside
+    minus D of calls in which the child slept D ms (D = the solution's median call), which adds
+    the wake-up latency of a parent idle for that long. The bound is the largest of
+    ``tamper_overhead_mult`` x the no-op median, the no-op 99th percentile and the sleep
+    calibration's 95th percentile, plus ``tamper_floor_ms``.
+    """
     if not noop_overhead_ms:
         return th.tamper_floor_ms + 1.0
     a = np.asarray(noop_overhead_ms, dtype=float)
-    return float(max(th.tamper_overhead_mult * np.median(a), np.percentile(a, 99)) +
-                 th.tamper_floor_ms)
+    parts = [th.tamper_overhead_mult * np.median(a), np.percentile(a, 99)]
+    if sleep_overhead_ms:
+        parts.append(np.percentile(np.asarray(sleep_overhead_ms, dtype=float), 95))
+    return float(max(parts) + th.tamper_floor_ms)
 
 
 def call_ms(trace: dict) -> float:
@@ -94,7 +106,7 @@ def check_timer_tamper(trace: dict, th: Thresholds = Thresholds()) -> str | None
     trials = _timed(trace)
     if not trials:
         return None
-    bound = tamper_bound_ms(trace.get("noop_overhead_ms", []), th)
+    bound = tamper_bound_ms(trace.get("noop_overhead_ms", []), trace.get("sleep_overhead_ms"), th)
     gap = float(np.median([t["outside_ms"] - t["inside_ms"] for t in trials]))
     if abs(gap) > bound:
         return f"outside - inside host clock = {gap:.3f} ms, bound {bound:.3f} ms"

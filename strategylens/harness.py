@@ -469,7 +469,8 @@ def child_main() -> None:
     lib.sl_bandwidth.restype = ctypes.c_double
     lib.sl_event_ms.restype = ctypes.c_double
     lib.sl_error_string.restype = ctypes.c_char_p
-    timers = ("clock_gettime", "cudaEventElapsedTime", "cuEventElapsedTime")
+    timers = ("clock_gettime", "cudaEventElapsedTime", "cuEventElapsedTime", "nanosleep",
+              "clock_nanosleep")
 
     def fingerprints() -> dict:
         out = {}
@@ -557,10 +558,20 @@ def child_main() -> None:
 
     def call_solution() -> None:
         args = [a if a is not None else CTYPES[p["dtype"]](scalars[p["name"]])
-                for a, p in zip(args_template, setup["params"])]
+                for a, p in zip(args_template, setup["params"], strict=False)]
         arm(1)
         entry(*args)
         arm(0)
+
+    libc = ctypes.CDLL(None)
+
+    class _Timespec(ctypes.Structure):
+        _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+
+    def kernel_sleep(ms: float) -> None:
+        """Relative sleep timed by the kernel: no user-space clock is read."""
+        ts = _Timespec(int(ms // 1000), int((ms % 1000) * 1e6))
+        libc.nanosleep(ctypes.byref(ts), None)
 
     for line in rd:
         msg = json.loads(line)
@@ -569,11 +580,16 @@ def child_main() -> None:
             scalars = msg.get("scalars", {})
             e = lib.sl_flush_l2()
             reply(op="ready", **({"cuda_error": lib.sl_error_string(e).decode()} if e else {}))
-        elif op in ("go", "noop"):  # one code path, so the no-op round trip matches a call
+        elif op in ("go", "noop", "sleep"):  # one code path, so calibration matches a call
             profile = bool(msg.get("profile") and prof)
             if profile:
                 prof.start()
-            call = call_solution if op == "go" else (lambda: None)
+            if op == "go":
+                call = call_solution
+            elif op == "sleep":
+                call = (lambda ms=float(msg["ms"]): kernel_sleep(ms))
+            else:
+                call = (lambda: None)
             c0 = _rusage_ms()
             lib.sl_begin()
             call()
@@ -841,7 +857,7 @@ def probe_device(native: dict[str, Path], cfg: RunConfig, bandwidth_bytes: int =
         child.close()
     fields = "name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,compute_cap"
     vals = _smi(fields).split(", ")
-    smi = dict(zip(fields.split(","), vals)) if len(vals) == 7 else {}
+    smi = dict(zip(fields.split(","), vals, strict=False)) if len(vals) == 7 else {}
     return {
         "gpu_name": smi.get("name", "unknown"), "driver": smi.get("driver_version", "unknown"),
         "clocks": {k: smi.get(k) for k in ("clocks.sm", "clocks.mem", "clocks.max.sm",
@@ -1050,6 +1066,20 @@ def run_solution(task, build: BuildResult, size: str, sets: list[InputSet], devi
             if time.monotonic() - t_start > cfg.measure_s and len(times) >= 3:
                 break
         trace["stop_rule"] = stop
+        # Calibration at the calls' own duration: the child sleeps D ms (kernel-timed) inside
+        # the timed window; outside - D is the round trip including the wake-up latency of an
+        # idle parent, which a no-op call does not see. No child clock is involved.
+        d = float(np.median(times))
+        sleep_over = []
+        for _ in range(int(min(20, max(5, 1000.0 / max(d, 1e-3))))):
+            child.send({"op": "prep", "scalars": {}})
+            child.recv()
+            t0 = child.send({"op": "sleep", "ms": d})
+            _, t1 = child.recv()
+            child.recv()
+            sleep_over.append((t1 - t0) / 1e6 - d)
+        trace["sleep_overhead_ms"] = sleep_over
+        trace["sleep_ms"] = d
         # cross-call probe: a fresh input set, then the same again
         for k in range(2, len(sets)):
             one_call(k, "probe-novel")
@@ -1110,7 +1140,7 @@ def _validate(got: dict, s: InputSet, sets: list[InputSet], compare, previous) -
         poison_left += int((is_poison & ~(exp == POISON_BYTE).all(axis=1)).sum())
     stale_of = None
     if not res.ok:
-        for j, other in enumerate(sets):
+        for other in sets:
             if other is not s and _same_shape(got, other.expected) and compare(got, other.expected, False).ok:
                 stale_of = other.seed_offset
                 break
@@ -1244,7 +1274,10 @@ def result_row(task, build: BuildResult, size: str, trace: dict | None, cpu: dic
         "return_ms_median": _median_iqr([t["return_ms"] for t in timed])[0],
         "host_cpu_ms_median": _median_iqr([t["cpu_ms"] for t in timed])[0],
         "roundtrip_ms": float(np.median(overhead)) if overhead else None,
-        "tamper_bound_ms": tamper_bound_ms(overhead) if overhead else None,
+        "tamper_bound_ms": tamper_bound_ms(overhead, trace.get("sleep_overhead_ms"))
+        if overhead else None,
+        "sleep_overhead_ms": float(np.median(trace["sleep_overhead_ms"]))
+        if trace.get("sleep_overhead_ms") else None,
         "cpu_ms": cpu_ms, "cpu_trials_s": json.dumps(cpu.get("trials_s", [])),
         "cpu_cached": bool(cpu.get("cached")), "cpu_pinned_core": cpu.get("cpu"),
         "speedup": (cpu_ms / med) if (cpu_ms and med and correct) else None,
@@ -1310,7 +1343,7 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
     native = build_native()
     arch = arch or detect_arch()
     uniq = sorted({s for s, _ in todo}, key=str)
-    builds = dict(zip(uniq, build_many(uniq, task.params, arch)))
+    builds = dict(zip(uniq, build_many(uniq, task.params, arch), strict=False))
     if cfg.device not in _DEVICE_CACHE:
         try:
             _DEVICE_CACHE[cfg.device] = probe_device(native, cfg)

@@ -358,9 +358,12 @@ class _Walker:
         """(coef, const) of ``c`` as coef * threadIdx.x + rest."""
         key = c.hash
         hit = self.memo.get(key)
-        if hit is None:
-            hit = self.memo[key] = self._lin(c, depth)
-        return hit
+        # an UNKNOWN found deep in a chain may only be the depth limit: reuse it only as deep
+        if hit is not None and (hit[0][0] is not UNKNOWN or hit[1] <= depth):
+            return hit[0]
+        res = self._lin(c, depth)
+        self.memo[key] = (res, depth)
+        return res
 
     def _lin(self, c, depth: int):
         K = self.K

@@ -17,18 +17,23 @@ Items (each keeps ``node``, the tree-sitter node, and ``line`` or ``line_start``
   is_static)``; space is ``'shared'``, ``'constant'``, ``'device'`` (``__device__``/``__managed__``
   globals), ``'static'`` (static storage: ``static`` locals and any file-scope variable;
   ``is_static`` says whether the keyword was written), ``'register_array'`` (a local array in
-  device code) or ``'local'`` (a local array in host code).
+  device code) or ``'local'`` (a local array in host code). An ``extern __shared__`` array takes
+  ``size_bytes`` from its kernel's launches when their dynamic shared memory sizes agree.
 - ``Loop(kind, node, function, line_start, line_end, var, init, cond, step, step_value,
   bound_value, trip_count, unroll, depth, parent, has_sync, step_op)``; ``unroll`` comes from a
   preceding ``#pragma unroll [N]``: int N, ``'full'`` when bare, 1 means no unroll; ``step_op`` is
-  the update operator (``'+'``, ``'-'``, ``'*'``, ``'/'``, ``'<<'``, ``'>>'``).
+  the update operator (``'+'``, ``'-'``, ``'*'``, ``'/'``, ``'<<'``, ``'>>'``); a ``while`` loop
+  takes ``var`` and ``step`` from its condition and the single update of that variable in its
+  body; ``has_sync`` is true when a block or grid barrier is called inside the loop.
 - ``Access(array, node, function, line, index_text, is_write, space, index_node, stride_tx,
   stride_source, indices, is_read, cast_type, stride_expr)``: array subscripts and pointer
   dereferences in device code. ``index_text`` is the last (fastest varying) index, ``indices``
   all of them; ``cast_type`` the pointee type of a ``reinterpret_cast<float4*>(p)[i]`` style
   access; ``stride_tx`` the coefficient of ``threadIdx.x`` in the linearised index
-  (``stride_expr`` its text when it is symbolic, e.g. ``'n'``); ``stride_source`` is
-  ``'libclang'`` or ``'tree-sitter'``.
+  (``stride_expr`` its text when it is symbolic, e.g. ``'n'``), including the offset of a local
+  pointer into its array (``row = a + tid * n; row[k]`` has stride ``'n'``); ``stride_source`` is
+  ``'libclang'`` or ``'tree-sitter'``. ``&a[i]`` is an access only as the target of an atomic or
+  the source of ``__ldg``.
 - ``Call(name, node, function, line, args, category, receiver)`` for every call expression other
   than ``<<<>>>`` launches; ``name`` is the full callee text for qualified names. Categories:
   alloc, free, async_alloc, copy, copy_async, memset, copy_symbol, sync, device_sync, stream,
@@ -56,7 +61,10 @@ Beyond the contract: ``function_constants`` (per function), ``type_aliases`` (ty
 :class:`strategylens.indexing.IndexResult` when libclang ran), ``subtree(node)`` and the module
 function ``iter_nodes(node)`` (pre-order walks served as slices of one cached node list: use them
 instead of private walkers), ``linear_tx(node, fn)`` (the threadIdx.x coefficient of any
-expression), and the helpers ``call_category``, ``type_size``, ``compile_query``.
+expression), ``unparseable()`` (why the file is not CUDA C++ at all), and the helpers
+``call_category``, ``type_size``, ``compile_query``. ``eval_int`` also folds locals that are
+initialised once and never reassigned (``int threads = 256;``), ``sizeof(T)`` through template
+bindings, ``min``/``max`` and function-like macros.
 
 Parse errors degrade per node: attribute macros (``__align__(16)``) and unknown macros
 (``FORCE_INLINE``) that break the parse are blanked (same length, so positions hold) and the file
@@ -605,6 +613,8 @@ class ProgramModel:
         self.index = None  # set by strategylens.indexing when it runs
         self._fn_starts: list[int] = []
         self._fn_memo: dict = {}
+        self._macro_bodies: dict[str, Node | None] = {}
+        self._lin_memo: dict = {}
         self._fn_list: list[Function] = []
         self._dead: list[tuple[int, int]] = []
         self._local_types: dict[str, dict[str, str]] = {}
@@ -1096,6 +1106,18 @@ class ProgramModel:
             if f.body is not None:
                 self._walk(f.body, f, [])
         self._merge_constants()
+        # dynamic shared memory takes its size from the launches when they agree
+        for v in self.vars:
+            if v.space == "shared" and v.extern and v.function in self.functions:
+                sizes = {self.eval_int(la.smem, self.function_of(la.caller))
+                         for la in self.launches if la.kernel == v.function and la.smem}
+                if len(sizes) == 1 and None not in sizes:
+                    v.size_bytes = sizes.pop()
+        # a loop has a barrier when a block or grid synchronisation is called in it
+        syncs = [c.node.start_byte for c in self.calls
+                 if c.category in ("sync_threads", "grid_sync")]
+        for lp in self.loops:
+            lp.has_sync = any(lp.node.start_byte <= b < lp.node.end_byte for b in syncs)
 
     def _owner_fn(self, n: Node) -> Function | None:
         return self.in_function(n)
@@ -1235,16 +1257,6 @@ class ProgramModel:
                   self.text_of(init_n) or None, self.text_of(cond_n) or None,
                   self.text_of(step_n) or None, step_value, bound, trip, unroll, depth, parent,
                   False, step_op)
-        body = n.child_by_field_name("body")
-        if body is not None:
-            for x in self._iter(body):
-                if x.type == "call_expression":
-                    cn = self._callee_name(x)[0]
-                    if cn in ("__syncthreads", "__syncthreads_count", "__syncthreads_and",
-                              "__syncthreads_or", "__barrier_sync") or cn.endswith("sync") and \
-                            x.child_by_field_name("function").type == "field_expression":
-                        lp.has_sync = True
-                        break
         self.loops.append(lp)
         return lp
 
@@ -2353,33 +2365,60 @@ class ProgramModel:
         inits = [d] if d.type == "init_declarator" else []
         return inits + [a for a in others if sc.start_byte <= a.start_byte < sc.end_byte]
 
-    def linear_tx(self, node: Node, fn: Function | None, _depth: int = 0) -> tuple:
+    def linear_tx(self, node: Node, fn: Function | None, _depth: int = 0,
+                  _env: dict | None = None, _at: Node | None = None) -> tuple:
         """``node`` as ``coef * threadIdx.x + rest``: returns ``(coef, const)`` with coef a
         Fraction, a symbolic str or UNKNOWN, and const the integer value when known. Local
-        variables are followed through their assignments."""
-        zero = Fraction(0)
-        if node is None or _depth > 12:
+        variables are followed through their assignments; function-like macros
+        (``IDX(r, c)``) are expanded. (``_env`` / ``_at``: parameter values and the call site
+        while inside a macro body, whose nodes belong to another parse.)"""
+        if node is None or _depth > 14:
             return (UNKNOWN, None)
+        if _env is None:  # memoised for nodes of this file; a deep UNKNOWN may be the limit
+            key = (node.id, node.start_byte, node.type)
+            hit = self._lin_memo.get(key)
+            if hit is not None and (hit[0][0] is not UNKNOWN or hit[1] <= _depth):
+                return hit[0]
+            res = self._linear_tx(node, fn, _depth, None, _at)
+            if _at is None:
+                self._lin_memo[key] = (res, _depth)
+            return res
+        return self._linear_tx(node, fn, _depth, _env, _at)
+
+    def _linear_tx(self, node: Node, fn: Function | None, _depth: int, _env, _at) -> tuple:
+        zero = Fraction(0)
+        foreign = _env is not None
+        txt = (lambda n: n.text.decode("utf8", "replace") if n is not None else "") \
+            if foreign else self.text_of
+
+        def ev(n):
+            return self.eval_int(txt(n), fn) if foreign else self.eval_int(n, fn)
+
+        def lin(n):
+            return self.linear_tx(n, fn, _depth + 1, _env, _at)
+
         t = node.type
         if t == "number_literal":
-            return (zero, self.eval_int(node, fn))
+            return (zero, ev(node))
         if t == "field_expression":
-            arg = self.text_of(node.child_by_field_name("argument"))
-            fld = self.text_of(node.child_by_field_name("field"))
+            arg = txt(node.child_by_field_name("argument"))
+            fld = txt(node.child_by_field_name("field"))
             if arg == "threadIdx":
                 return (Fraction(1) if fld == "x" else zero, None)
             if arg in THREAD_BUILTINS:
                 return (zero, None)
-            return (zero, None) if self.linear_tx(node.child_by_field_name("argument"), fn,
-                                                  _depth + 1)[0] == 0 else (UNKNOWN, None)
+            return (zero, None) if lin(node.child_by_field_name("argument"))[0] == 0 \
+                else (UNKNOWN, None)
         if t in ("identifier", "qualified_identifier"):
-            name = self.text_of(node)
-            c = self.eval_int(node, fn)
+            name = txt(node)
+            if foreign and name in _env:
+                return _env[name]
+            c = ev(node)
             if c is not None:
                 return (zero, c)
             if fn is None:
                 return (zero, None)
-            defs = self._defs_for(node, name, fn)
+            defs = self._defs_for(_at or node, name, fn)
             if not defs:
                 return (zero, None)  # parameters and unknown names are uniform across threads
             coefs = []
@@ -2402,56 +2441,66 @@ class ProgramModel:
                 return (UNKNOWN, None)
             return (coefs[0], None)
         if t == "parenthesized_expression" and node.named_child_count == 1:
-            return self.linear_tx(node.named_children[0], fn, _depth + 1)
+            return lin(node.named_children[0])
         if t == "update_expression":  # a[i++]: the value before or after a uniform step
-            return self.linear_tx(node.child_by_field_name("argument"), fn, _depth + 1)
+            return lin(node.child_by_field_name("argument"))
         if t == "cast_expression":
-            return self.linear_tx(node.child_by_field_name("value"), fn, _depth + 1)
+            return lin(node.child_by_field_name("value"))
         if t == "unary_expression":
-            op = self.text_of(node.child_by_field_name("operator"))
-            a = self.linear_tx(node.child_by_field_name("argument"), fn, _depth + 1)
+            op = txt(node.child_by_field_name("operator"))
+            a = lin(node.child_by_field_name("argument"))
             if op == "-" and isinstance(a[0], Fraction):
                 return (-a[0], None if a[1] is None else -a[1])
             if op == "+":
                 return a
             return (zero, None) if a[0] == 0 else (UNKNOWN, None)
         if t == "binary_expression":
-            op = self.text_of(node.child_by_field_name("operator"))
+            op = txt(node.child_by_field_name("operator"))
             ln = node.child_by_field_name("left")
             rn = node.child_by_field_name("right")
-            return combine(op, self.linear_tx(ln, fn, _depth + 1),
-                           self.linear_tx(rn, fn, _depth + 1),
-                           lambda: self.text_of(rn), lambda: self.text_of(ln))
+            return combine(op, lin(ln), lin(rn), lambda: txt(rn), lambda: txt(ln))
         if t == "conditional_expression":
-            a = self.linear_tx(node.child_by_field_name("consequence"), fn, _depth + 1)
-            b = self.linear_tx(node.child_by_field_name("alternative"), fn, _depth + 1)
+            a = lin(node.child_by_field_name("consequence"))
+            b = lin(node.child_by_field_name("alternative"))
             if a[0] is UNKNOWN or str(a[0]) != str(b[0]):
                 return (UNKNOWN, None)
             return (a[0], a[1] if a[1] == b[1] else None)
         if t == "call_expression":
             fnode = node.child_by_field_name("function")
             args = node.child_by_field_name("arguments")
-            if fnode is not None and fnode.type == "template_function" and self.text_of(
+            argn = args.named_children if args is not None else []
+            callee = txt(fnode)
+            if fnode is not None and fnode.type == "template_function" and txt(
                     fnode.child_by_field_name("name")) in ("static_cast", "reinterpret_cast") \
-                    and args is not None and args.named_child_count == 1:
-                return self.linear_tx(args.named_children[0], fn, _depth + 1)
-            if any(w in self.text_of(fnode) for w in ("rank", "lane", "thread", "atomic")):
+                    and len(argn) == 1:
+                return lin(argn[0])
+            m = self.macros.get(callee)
+            if m is not None and m.params is not None and len(m.params) == len(argn):
+                body = self._macro_body(m)
+                if body is not None:  # IDX(r, c): the body with each parameter's value
+                    env = {p: lin(a) for p, a in zip(m.params, argn, strict=True)}
+                    return self.linear_tx(body, fn, _depth + 1, env, _at or node)
+            if any(w in callee for w in ("rank", "lane", "thread", "atomic")):
                 return (UNKNOWN, None)  # thread_rank(), __lane_id(), atomics: thread-dependent
-            subs = [self.linear_tx(x, fn, _depth + 1) for x in
-                    (args.named_children if args is not None else [])]
+            subs = [lin(x) for x in argn]
             if all(x[0] == 0 for x in subs):
-                return (zero, self.eval_int(node, fn))
-            return clamp_like(self.text_of(fnode), subs)
+                return (zero, ev(node))
+            return clamp_like(callee, subs)
         if t == "subscript_expression":
             # a value loaded from memory is uniform only if its index is
             idx = node.child_by_field_name("indices")
-            if idx is not None and all(self.linear_tx(x, fn, _depth + 1)[0] == 0
-                                       for x in idx.named_children):
+            if idx is not None and all(lin(x)[0] == 0 for x in idx.named_children):
                 return (zero, None)
             return (UNKNOWN, None)
         if t in ("sizeof_expression", "char_literal", "true", "false"):
-            return (zero, self.eval_int(node, fn))
+            return (zero, ev(node))
         return (UNKNOWN, None)
+
+    def _macro_body(self, m: Macro) -> Node | None:
+        """The parsed expression of a function-like macro's body (cached)."""
+        if m.name not in self._macro_bodies:
+            self._macro_bodies[m.name] = self._expr_node(m.value_text) if m.value_text else None
+        return self._macro_bodies[m.name]
 
 
 def build_model(source: str | bytes, path: str = "<string>", entry: str = "solution_compute",

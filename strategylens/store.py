@@ -68,7 +68,7 @@ def done_keys(store_dir: Path | str) -> set[tuple[str, str, str]]:
     df = read_results(store_dir)
     if df.empty:
         return set()
-    return set(zip(df["task"], df["solution"], df["size"]))
+    return set(zip(df["task"], df["solution"], df["size"], strict=False))
 
 
 def _read_dir(folder: Path) -> pd.DataFrame:

@@ -359,3 +359,73 @@ def test_cmp02_radix_digit_pass_needs_a_host_loop_over_shifts():
     for (int shift = 0; shift < 32; shift += 8) digits<<<1, 32>>>(0, 0, n, shift);
     lanes<<<1, 32>>>(0, 0, n, 8);""")
     assert lines(cmp.AlgorithmSubstitution, src) == {3}
+
+
+def test_cmp02_frontier_bfs_level_loop_is_the_evidence():
+    src = """\
+    __global__ void expand(const int* rp, const int* ci, int* level, const int* fr, int fs,
+                           int* next, int* ns, int depth) {
+        int t = blockIdx.x * blockDim.x + threadIdx.x;
+        if (t >= fs) return;
+        int u = fr[t];
+        for (int e = rp[u]; e < rp[u + 1]; ++e)
+            if (atomicCAS(&level[ci[e]], -1, depth + 1) == -1) next[atomicAdd(ns, 1)] = ci[e];
+    }
+    __global__ void scale(float* x, int n, int k) { x[threadIdx.x] = k + 1; }
+    """ + entry("""\
+    int fs = 1, depth = 0;
+    while (fs > 0) {
+        expand<<<1, 32>>>(0, 0, 0, 0, fs, 0, 0, depth);
+        ++depth;
+    }
+    for (int k = 0; k < 3; k += 2) scale<<<1, 32>>>(a, n, k);""")
+    assert lines(cmp.AlgorithmSubstitution, src) == {12}
+
+
+def test_cmp01_partials_summed_by_one_thread_are_a_reduction_not_a_stage():
+    src = """\
+    __global__ void rowdot(const float* a, const float* x, float* y, int cols) {
+        __shared__ float part[128];
+        float s = 0.0f;
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) s += a[blockIdx.x * cols + j] * x[j];
+        part[threadIdx.x] = s * 2.0f;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            float t = 0.0f;
+            for (int k = 0; k < 128; ++k) t += part[k];
+            y[blockIdx.x] = t;
+        }
+    }
+    """ + entry("rowdot<<<n, 128>>>(a, a, b, n);")
+    assert lines(cmp.KernelFusion, src) == set()
+
+
+def test_cmp01_time_steps_in_shared_memory_but_not_a_scan():
+    src = """\
+    #define B 256
+    __global__ void steps(const float* in, float* out) {
+        __shared__ float s[2][B + 2];
+        int l = threadIdx.x + 1, g = blockIdx.x * B + threadIdx.x;
+        s[0][l] = in[g];
+        __syncthreads();
+        for (int t = 0; t < 4; ++t) {
+            s[(t + 1) & 1][l] = 0.25f * (s[t & 1][l - 1] + 2.0f * s[t & 1][l] + s[t & 1][l + 1]);
+            __syncthreads();
+        }
+        out[g] = s[0][l];
+    }
+    __global__ void scan(const float* in, float* out) {
+        __shared__ float t[2][B];
+        int p = 0;
+        t[0][threadIdx.x] = in[threadIdx.x];
+        __syncthreads();
+        for (int off = 1; off < B; off <<= 1) {
+            t[1 - p][threadIdx.x] = t[p][threadIdx.x] + (threadIdx.x >= off ? t[p][threadIdx.x - off] : 0.0f);
+            p = 1 - p;
+            __syncthreads();
+        }
+        out[threadIdx.x] = t[p][threadIdx.x];
+    }
+    """ + entry("steps<<<1, B>>>(a, b);\nscan<<<1, B>>>(a, b);")
+    found = run(cmp.KernelFusion, src)
+    assert {(f.line_start, f.intensity) for f in found} == {(2, 4.0)}

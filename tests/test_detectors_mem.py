@@ -194,7 +194,7 @@ def test_mem06_float4_cast_yes_float3_and_component_no():
 
 # --- MEM-07 ---------------------------------------------------------------------------------
 
-def test_mem07_interleaved_split_and_transpose_but_not_plain_copy():
+def test_mem07_interleaved_split_but_not_plain_copy_or_unread_transpose():
     src = """\
     __global__ void tr(const float* b, float* bt, int k, int n) {
         int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y;
@@ -208,7 +208,8 @@ def test_mem07_interleaved_split_and_transpose_but_not_plain_copy():
         hc[i] = a[i];
     }
     tr<<<1, 32>>>(a, b, n, n);""")
-    assert lines(mem.DataLayoutTransformation, src) == {3, 8, 9}
+    # the transpose kernel's output is read by no other kernel: it is the task, not a re-layout
+    assert lines(mem.DataLayoutTransformation, src) == {8, 9}
 
 
 # --- MEM-08 ---------------------------------------------------------------------------------
@@ -330,3 +331,15 @@ def test_mem07_transpose_that_is_the_output_and_decimation_are_not_relayouts():
     }
     """ + entry("tr<<<1, 32>>>(a, b, n);\nhalf<<<1, 32>>>(a, b, n);")
     assert lines(mem.DataLayoutTransformation, src) == set()
+
+
+def test_mem10_vector_constructed_from_a_double_range():
+    src = """\
+    #include <vector>
+    extern "C" void solution_compute(const double* x, const float* y, int n) {
+        std::vector<float> hx(x, x + n);
+        std::vector<float> hy(y, y + n);
+        std::vector<float> hz(n);
+    }
+    """
+    assert lines(mem.ReducedPrecision, src) == {3}

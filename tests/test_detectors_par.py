@@ -353,3 +353,24 @@ extern "C" void solution_compute(float* o, const float* x, int n) { prescan<<<1,
 """)
     assert report(src, par.ScanAndCompaction) == {("PAR-07", 6)}
     assert report(src, par.BlockTreeReduction) == set()
+
+
+def test_coarsening_by_a_runtime_chunk_per_thread_but_not_a_thread_per_row_walk():
+    src = numbered("""
+__global__ void chunks(const float* in, float* out, int n, int chunk) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int start = t * chunk;
+    int end = min(start + chunk, n);
+    for (int i = start; i < end; ++i) out[i] = in[i] * in[i];
+}
+__global__ void rows(const float* a, float* out, int rows, int cols) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    for (int c = 0; c < cols; ++c) out[r * cols + c] = a[r * cols + c] * 2.0f;
+}
+extern "C" void solution_compute(const float* in, float* out, int n) {
+    chunks<<<n / 1024, 256>>>(in, out, n, 4);
+    rows<<<n / 256, 256>>>(in, out, n, 8);
+}
+""")
+    assert report(src, par.ThreadCoarsening) == {("PAR-02", 5)}

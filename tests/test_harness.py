@@ -175,6 +175,16 @@ def test_tamper_bound():
     assert A.tamper_bound_ms([0.1, 0.1, 0.1, 0.1]) == pytest.approx(0.22)
     # a long tail of the no-op round trip widens the bound to its 99th percentile
     assert A.tamper_bound_ms([0.1] * 90 + [0.5] * 10) == pytest.approx(0.52)
+    # an idle parent wakes late after a long call: the sleep calibration widens the bound
+    assert A.tamper_bound_ms([0.1] * 4, [0.3, 0.31, 0.29, 0.3, 0.3]) == pytest.approx(0.328)
+
+
+def test_honest_long_call_with_wakeup_latency_is_not_tampered():
+    tr = honest_trace(sleep_overhead_ms=[0.35, 0.3, 0.32, 0.31, 0.33])
+    for t in tr["trials"]:
+        t["outside_ms"] = t["inside_ms"] + 0.3
+    assert A.check_timer_tamper(tr) is None
+    assert A.check_timer_tamper(dict(tr, sleep_overhead_ms=None)).startswith("outside - inside")
 
 
 def test_timer_tamper_from_clocks_and_from_code_bytes():

@@ -47,7 +47,7 @@ def small_run(tmp_path_factory):
     benchmark(load_task(FIXTURE), HONEST + CHEATS, ["small"], store,
               RunConfig(warmup_s=0.1, measure_s=0.5))
     df = read_results(store)
-    return {Path(s).name: row for s, row in zip(df["solution"], df.to_dict("records"))}
+    return {Path(s).name: row for s, row in zip(df["solution"], df.to_dict("records"), strict=False)}
 
 
 @pytest.mark.parametrize("cheat", CHEATS, ids=lambda p: p.stem)

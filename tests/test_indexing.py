@@ -67,8 +67,9 @@ def test_tree_sitter_fallback_strides(without_index):
     facts = _facts(m)
     for line, array, tx, expr in COMMON:
         assert facts[(line, array)] == (tx, expr, "tree-sitter"), (line, array)
-    # tree-sitter does not expand function-like macros in indices: no stride
-    assert facts[(13, "a")] == (None, None, "tree-sitter")
+    # function-like macros in indices are expanded from their #define
+    assert facts[(13, "b")] == (1, "1", "tree-sitter")
+    assert facts[(13, "a")] == (1024, "1024", "tree-sitter")
 
 
 def test_libclang_unavailable_falls_back(monkeypatch):
@@ -155,3 +156,22 @@ void solution_compute() { k<<<1, 32>>>(0, 0, 0); }
     # `&o[i]` alone is an address, not an access
     assert got == [("a", False, 1, "libclang"), ("c", True, 0, "libclang"),
                    ("p", True, 1, "tree-sitter"), ("o", True, 2, "tree-sitter")]
+
+
+def test_block_scoping_and_clamps():
+    src = """
+__global__ void k(const float* a, float* b, int w) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int e = 0; e < 4; ++e) { int c = x * 4 + e; b[c] = 0.0f; }
+    for (int e = 0; e < 4; ++e) { int c = e; b[c] = 1.0f; }
+    for (int dx = -1; dx <= 1; ++dx) {
+        int xx = min(max(x + dx, 0), w - 1);
+        b[x] += a[xx];
+    }
+}
+void solution_compute(const float* a, float* b, int w) { k<<<w / 128, 128>>>(a, b, w); }
+"""
+    for index in (True, False):
+        m = build_model(src, index=index)
+        got = [(a.line, a.array, a.stride_tx) for a in m.accesses]
+        assert got == [(4, "b", 4), (5, "b", 0), (8, "b", 1), (8, "a", 1)], index

@@ -83,6 +83,21 @@ def test_failing_detector_is_a_warning_not_a_failure():
                           "bad detector"]
 
 
+PYTHON = """import os
+import sys
+
+
+def main(argv):
+    \"\"\"Print which paths exist.\"\"\"
+    for name in argv:
+        if os.path.exists(name):
+            print(f"{name}: ok")
+        else:
+            print(f"{name}: missing", file=sys.stderr)
+    return 0
+"""
+
+
 @pytest.fixture()
 def bad_tree(tmp_path):
     d = tmp_path / "run"
@@ -96,6 +111,7 @@ def bad_tree(tmp_path):
     (d / "macro.cu").write_text("FORCE_INLINE __device__ float f(float x) { return x; }\n"
                                 "__global__ void k(float* a) { a[0] = f(1); }\n"
                                 "void solution_compute(float* a) { k<<<1, 1>>>(a); }\n")
+    (d / "python.cu").write_text(PYTHON)
     (d / "notes.txt").write_text("not cuda")
     return d
 
@@ -104,7 +120,7 @@ def test_bad_inputs_get_clear_errors_and_the_run_goes_on(bad_tree):
     results = {Path(r.path).name: r for r in tagger.tag_paths(
         [bad_tree], jobs=1, detectors=DETS, index=False, cache=False, size_limit=300)}
     assert sorted(results) == ["big.cu", "binary.cu", "braces.cu", "empty.cu", "good.cu",
-                               "latin1.cu", "macro.cu"]
+                               "latin1.cu", "macro.cu", "python.cu"]
     p = str(bad_tree)
     assert results["empty.cu"].error == f"{p}/empty.cu: empty file, nothing to tag"
     assert results["binary.cu"].error == (f"{p}/binary.cu: binary file (NUL byte at offset 22), "
@@ -115,7 +131,9 @@ def test_bad_inputs_get_clear_errors_and_the_run_goes_on(bad_tree):
                                        "300 bytes (raise it with size_limit / --max-bytes)")
     assert results["braces.cu"].error == (f"{p}/braces.cu: unbalanced braces: the '{{' or '}}' "
                                           "at line 1 has no partner")
-    for name in ("empty.cu", "binary.cu", "latin1.cu", "big.cu", "braces.cu"):
+    assert results["python.cu"].error == (f"{p}/python.cu: does not parse as CUDA C++ "
+                                          "(6 parse errors in 10 lines)")
+    for name in ("empty.cu", "binary.cu", "latin1.cu", "big.cu", "braces.cu", "python.cu"):
         assert not results[name].ok and results[name].labels == []
     macro = results["macro.cu"]
     assert macro.ok and macro.warnings == [
@@ -133,7 +151,7 @@ def test_parallel_run_matches_serial(bad_tree):
     assert parallel == serial
     assert {Path(p).name: d["ok"] for p, d in serial.items()} == {
         "big.cu": True, "binary.cu": False, "braces.cu": False, "empty.cu": False,
-        "good.cu": True, "latin1.cu": False, "macro.cu": True}
+        "good.cu": True, "latin1.cu": False, "macro.cu": True, "python.cu": False}
 
 
 def test_cache_hit_and_miss(tmp_path, monkeypatch):

@@ -15,7 +15,6 @@ its first line names, and no honest solution may carry a cheating flag.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -94,7 +93,7 @@ def main() -> int:
             for z in sizes for t in [fixture] + tasks]
     store = Path(args.store)
     done = read_results(store)
-    done = set(zip(done["task"], done["solution"], done["size"])) if len(done) else set()
+    done = set(zip(done["task"], done["solution"], done["size"], strict=False)) if len(done) else set()
     plan = [(t, z, sols) for t, z, sols in plan
             if any((t.id, solution_id(s), z) not in done for s in sols)]
     t_start = time.monotonic()

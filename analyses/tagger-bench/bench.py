@@ -6,7 +6,8 @@ into a temporary folder until it holds at least --files files (each copy gets a 
 comment so no two files are byte-identical). The cache is off, so every file is parsed and every
 registered detector runs.
 
-    .venv/bin/python analyses/tagger-bench/bench.py [--files 600] [--jobs 2] [--out FILE]
+    .venv/bin/python analyses/tagger-bench/bench.py [--files 600] [--jobs 2] [--repeat 3]
+        [--out FILE]
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -81,6 +83,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=600)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per path (median and best)")
     ap.add_argument("--out", type=Path, help="also write the report to this file")
     args = ap.parse_args()
     cat = get_catalog()
@@ -101,12 +104,18 @@ def main() -> None:
         lines.append(f"corpus: {args.files} files ({size / args.files / 1024:.1f} KiB mean) "
                      f"copied from {n_src} distinct sources; jobs={args.jobs}; cache off")
         lines.append("")
-        lines.append("| path | files | seconds | files/s | failed |")
-        lines.append("|---|---|---|---|---|")
+        lines.append("| path | files | runs | seconds (median) | files/s (median) | "
+                     "files/s (best) | failed |")
+        lines.append("|---|---|---|---|---|---|---|")
         for label, index in (("tree-sitter (--no-index)", False), ("with libclang index", True)):
-            secs, ok, failed = run(folder, args.jobs, index)
-            lines.append(f"| {label} | {ok + failed} | {secs:.2f} | {(ok + failed) / secs:.0f} "
-                         f"| {failed} |")
+            runs = [run(folder, args.jobs, index) for _ in range(args.repeat)]
+            secs = sorted(r[0] for r in runs)
+            n = runs[0][1] + runs[0][2]
+            lines.append(f"| {label} | {n} | {args.repeat} | {statistics.median(secs):.2f} | "
+                         f"{n / statistics.median(secs):.0f} | {n / secs[0]:.0f} | "
+                         f"{max(r[2] for r in runs)} |")
+        lines.append("")
+        lines.append(f"load average after the runs: {os.getloadavg()[0]:.2f}")
     report = "\n".join(lines) + "\n"
     sys.stdout.write(report)
     if args.out:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 
 from strategylens import catalog as cat
 from strategylens.cli.common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Format, FormatOption, emit,
@@ -66,16 +67,16 @@ def show(
         emit([data], fmt)
         return
     sm = "" if e.structural is None else (" structural" if e.structural else " micro")
-    out.print(f"[bold]{e.id} {e.slug}[/]: {e.name} ({e.kind}{sm}, {e.status})", highlight=False)
+    out.print(f"[bold]{e.id} {e.slug}[/]: {escape(e.name)} ({e.kind}{sm}, {e.status})", highlight=False)
     for key in ("summary", "why_faster", "detection"):
-        out.print(f"\n[bold]{key.replace('_', ' ')}[/]\n{data[key]}", highlight=False)
+        out.print(f"\n[bold]{key.replace('_', ' ')}[/]\n{escape(data[key])}", highlight=False)
     if e.intensity:
-        out.print(f"\n[bold]intensity[/]: {e.intensity['measure']} ({e.intensity['unit']})")
+        out.print(f"\n[bold]intensity[/]: {escape(e.intensity['measure'])} ({escape(e.intensity['unit'])})")
     out.print("\n[bold]examples[/]")
     for p in e.examples:
         out.print(f"  {p}", highlight=False)
     for r in e.references:
-        out.print(f"  ref: {r['title']} {r.get('url', '')}", highlight=False)
+        out.print(escape(f"  ref: {r['title']} {r.get('url', '')}"), highlight=False)
 
 
 @app.command()

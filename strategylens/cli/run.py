@@ -60,7 +60,7 @@ def command(
     try:
         t = load_task(task)
     except TaskError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     size_list = [s.strip() for s in sizes.split(",") if s.strip()]
     bad = [s for s in size_list if s not in t.sizes]
     if bad:
@@ -76,7 +76,7 @@ def command(
     try:
         rows = benchmark(t, sols, size_list, store, cfg, remeasure_cpu=remeasure_cpu, arch=arch)
     except RuntimeError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     emit(rows, fmt, COLUMNS)
     bad_rows = [r for r in rows if not r["correct"] or r["audit_flags"]]
     raise typer.Exit(EXIT_FINDINGS if bad_rows else EXIT_OK)

@@ -101,6 +101,9 @@ class KernelFusion(Detector):
       index, a shared scalar, a shuffle broadcast from lane 0, or an XOR butterfly) consumed by a
       later loop that reads global data again (a second pass over the data).
 
+    A third shape is temporal blocking: several update steps inside one kernel, a shared array
+    rewritten from its neighbours between barriers in a time loop.
+
     Per-thread chains in registers (the natural port of the reference's loop body), a norm or
     change accumulated where its operand is produced, reduction trees and scans on their own, and
     plain tile loads are not fusion. Intensity: stages fused (1 + hand-offs).
@@ -115,7 +118,8 @@ class KernelFusion(Detector):
             gnames = global_names(model, fn)
             handoffs = self._shared_handoffs(model, fn, gnames)
             reduced = self._reduced_consumers(model, fn, gnames)
-            stages = 1 + max(handoffs, reduced)
+            steps = self._time_steps(model, fn)
+            stages = max(1 + max(handoffs, reduced), steps)
             if stages >= 2:
                 conf = 0.7 if handoffs and reduced else (0.6 if handoffs else 0.65)
                 ln = _fn_name_line(fn)
@@ -143,10 +147,44 @@ class KernelFusion(Detector):
                 continue
             wtexts = {text(model, w) for w in writes}
             first = min(w.start_byte for w in made)
+            # the next stage: each thread reads other threads' values around its own position
+            # (a read by one thread, or a loop over the whole array, is a reduction instead)
             if any(r.start_byte > first and text(model, r) not in wtexts and
-                   any(first < s < r.start_byte for s in syncs) for r in reads):
+                   any(first < s < r.start_byte for s in syncs) and
+                   model.uses_thread_index(r) and not single_thread_guarded(model, fn, r)
+                   for r in reads):
                 count += 1
         return count
+
+    # -- shape 3 ---------------------------------------------------------------------------
+    def _time_steps(self, model, fn) -> int:
+        """Several update steps inside one kernel: a loop with a barrier whose body writes a
+        shared array from neighbouring shared elements at constant offsets (temporal blocking).
+        Reduction trees and scans read at an offset that changes with the loop and are left out.
+        Returns the number of steps fused (the trip count when known, else 2), or 0."""
+        shared = {v.name for v in model.vars_in(fn, space="shared")}
+        for lp in model.loops_in(fn):
+            if not lp.has_sync or lp.var is None:
+                continue
+            for n in nodes_of(lp.node.child_by_field_name("body"), "assignment_expression"):
+                left = strip(n.child_by_field_name("left"))
+                if left is None or left.type != "subscript_expression" or \
+                        base_name(model, left) not in shared:
+                    continue
+                rhs = n.child_by_field_name("right")
+                idx = set()
+                for sub in nodes_of(rhs, "subscript_expression"):
+                    if sub.parent is not None and sub.parent.type == "subscript_expression":
+                        continue  # the a[i] inside a[i][j]
+                    if base_name(model, sub) in shared and subscript_indices(sub):
+                        last = subscript_indices(sub)[-1]
+                        if lp.var in identifiers(model, last):
+                            idx = set()
+                            break
+                        idx.add(text(model, last).replace(" ", ""))
+                if len(idx) >= 3 and computed(model, fn, rhs):
+                    return lp.trip_count if lp.trip_count and lp.trip_count > 1 else 2
+        return 0
 
     # -- shape 2 ---------------------------------------------------------------------------
     def _reduced_consumers(self, model, fn, gnames) -> int:
@@ -229,7 +267,8 @@ class AlgorithmSubstitution(Detector):
     ordering ((i + j) parity compared with a colour parameter), a bitonic network (an XOR partner
     index used for a compare-exchange), radix passes (``(key >> shift) & mask`` with the shift
     advanced by a host loop), pointer jumping (``x[i] = x[x[i]]``), level-synchronous
-    BFS (``level[v] == cur`` with ``level[u] = cur + 1``). Relaxation (Bellman-Ford style) is not
+    BFS (``level[v] == cur`` with ``level[u] = cur + 1``, or a host level loop that advances the
+    level argument of a kernel storing ``level + 1``). Relaxation (Bellman-Ford style) is not
     reported: it is also the natural port of a Bellman-Ford reference.
     """
 
@@ -245,6 +284,7 @@ class AlgorithmSubstitution(Detector):
     def _all(self, model):
         yield from self._jacobi_swap(model)
         yield from self._radix_digits(model)
+        yield from self._level_loops(model)
         for fn in model.reachable_kernels():
             if fn.body is None:
                 continue
@@ -302,6 +342,52 @@ class AlgorithmSubstitution(Detector):
                                     self._is_plus_one(model, r, text(model, y))
                                     for r in written.get(base_name(model, x), [])):
                                 yield line(n), 0.55, "level-synchronous BFS"
+
+    def _level_loops(self, model):
+        """A host loop that launches a kernel with a level argument it advances by one, where
+        the kernel stores ``level + 1`` into an array element (level-synchronous BFS; evidence:
+        the level loop)."""
+        for la in model.launches_of():
+            lp = la.in_loop
+            k = model.function_of(la.kernel)
+            if lp is None or k is None or k.body is None:
+                continue
+            args = _launch_args(model, la)
+            for i, p in enumerate(k.params):
+                if p.is_pointer or i >= len(args) or not self._writes_plus_one(model, k, p.name):
+                    continue
+                arg = args[i].strip()
+                if (arg == lp.var and lp.step_value == 1) or (
+                        arg != lp.var and self._incremented(model, lp.node, arg)):
+                    yield lp.line_start, 0.55, "level-synchronous BFS (level loop)"
+                    break
+
+    def _writes_plus_one(self, model, k, name) -> bool:
+        for n in fn_nodes(model, k, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            if left is not None and left.type == "subscript_expression" and \
+                    self._is_plus_one(model, text(model, n.child_by_field_name("right")), name):
+                return True
+        for c in fn_nodes(model, k, "call_expression"):
+            if _short(text(model, c.child_by_field_name("function"))) in (
+                    "atomicCAS", "atomicExch", "atomicMin"):
+                args = c.child_by_field_name("arguments")
+                if args is not None and any(self._is_plus_one(model, text(model, a), name)
+                                            for a in args.named_children[1:]):
+                    return True
+        return False
+
+    @staticmethod
+    def _incremented(model, loop_node, name) -> bool:
+        for n in nodes_of(loop_node, "update_expression", "assignment_expression"):
+            if n.type == "update_expression":
+                if text(model, n.child_by_field_name("argument")) == name and "++" in text(model, n):
+                    return True
+            elif text(model, n.child_by_field_name("left")) == name and \
+                    text(model, n.child_by_field_name("operator")) == "+=" and \
+                    model.eval_int(n.child_by_field_name("right")) == 1:
+                return True
+        return False
 
     def _radix_digits(self, model):
         """``(key >> shift) & mask`` in a kernel whose ``shift`` parameter a host loop advances."""

@@ -262,6 +262,13 @@ def _midpoint(model, value: Node | None) -> set[str] | None:
     return {m.group(1), m.group(2)} if m else None
 
 
+def _position(model, node: Node, tiv: set[str]) -> bool:
+    """A thread's work position: computed from thread indices without loads."""
+    ids = identifiers(model, node)
+    return bool(ids & (tiv | {"threadIdx", "blockIdx"})) and not any(
+        x.type == "subscript_expression" for x in walk(node))
+
+
 class BalancedPartitioning(Detector):
     """LBL-05: a binary search that places a thread's equal share of the work (merge path,
     nnz-balanced rows)."""
@@ -269,20 +276,42 @@ class BalancedPartitioning(Detector):
     id = "LBL-05"
 
     def detect(self, model):
+        helpers: dict[str, list[tuple[int, Node]]] = {}  # search helpers: key parameter -> loop
         for fn in device_functions(model):
             tiv = model.thread_index_vars(fn)
-            for loop in model.loops_in(fn):
+            params = [p.name for p in fn.params]
+            for loop, mids in self._searches(model, fn):
                 body = loop.node.child_by_field_name("body")
-                mids = {}
-                for name, value, stmt in assignments(model, fn):
-                    if _inside(stmt, loop.node):
-                        bounds = _midpoint(model, value)
-                        if bounds:
-                            mids[name] = bounds
-                if not mids:
-                    continue
                 if self._positional_compare(model, body, mids, tiv):
                     yield at(loop.node, 0.85)
+                elif fn.is_device and not fn.is_kernel:
+                    for i, p in enumerate(params):
+                        if not fn.params[i].is_pointer and self._positional_compare(model, body, mids, {p}):
+                            helpers.setdefault(fn.name, []).append((i, loop.node))
+        # a search helper called with a thread's share position (merge-path style helpers)
+        done: set[int] = set()
+        for fn in device_functions(model):
+            tiv = model.thread_index_vars(fn)
+            for call in model.calls_in(fn):
+                for i, loop in helpers.get(call.name, []):
+                    args = call_args(call.node)
+                    if i < len(args) and _position(model, args[i], tiv) and loop.id not in done:
+                        done.add(loop.id)
+                        yield at(loop, 0.8)
+
+    @staticmethod
+    def _searches(model, fn):
+        """``(loop, {mid: {lo, hi}})`` for loops that compute an integer midpoint."""
+        assigns = assignments(model, fn)
+        for loop in model.loops_in(fn):
+            mids = {}
+            for name, value, stmt in assigns:
+                if _inside(stmt, loop.node):
+                    bounds = _midpoint(model, value)
+                    if bounds:
+                        mids[name] = bounds
+            if mids:
+                yield loop, mids
 
     @staticmethod
     def _positional_compare(model, body, mids, tiv) -> bool:
@@ -333,8 +362,13 @@ def _host_compute(model, node: Node | None, compute_fns: set[str]) -> bool:
     for x in walk(node):
         if x.type in ("for_statement", "while_statement", "do_statement", "for_range_loop"):
             return True
-        if x.type == "call_expression" and model.text_of(x.child_by_field_name("function")) in compute_fns:
-            return True
+        if x.type == "call_expression":
+            name = model.text_of(x.child_by_field_name("function"))
+            if name in compute_fns or name in ("qsort", "std::sort", "std::stable_sort",
+                                               "std::accumulate", "std::partial_sum",
+                                               "std::inclusive_scan", "std::exclusive_scan",
+                                               "std::transform", "std::nth_element"):
+                return True
     return False
 
 

@@ -364,7 +364,8 @@ def tx_coef(model: ProgramModel, fn: Function, node, depth: int = 0):
                  if model.uses_thread_index(x)}
         if not coefs:
             return 0
-        if name in ("min", "max", "fminf", "fmaxf", "umin", "umax", "clamp", "__clamp") and \
+        low = name.lower()
+        if ("min" in low or "max" in low or "clamp" in low) and \
                 len(coefs) == 1 and coefs != {"None"}:
             c = coefs.pop()
             return "sym" if c == "sym" else int(c)
@@ -929,9 +930,16 @@ class DataLayoutTransformation(Detector):
                 if other.kernel == fn.name:
                     continue
                 oargs = other.node.child_by_field_name("arguments")
-                if oargs is not None and buf in {text(model, a).strip("&* ")
-                                                 for a in oargs.named_children}:
-                    return True
+                ofn = model.function_of(other.kernel)
+                if oargs is None or ofn is None:
+                    continue
+                for i, a in enumerate(oargs.named_children):
+                    if text(model, a).strip("&* ") != buf or i >= len(ofn.params):
+                        continue
+                    pname = ofn.params[i].name
+                    if any(x.array == pname and x.is_read and not x.is_write
+                           for x in model.accesses_in(ofn)):
+                        return True
         return False
 
     def _relayout(self, model, left, right) -> str | None:
@@ -1194,6 +1202,15 @@ class ReducedPrecision(Detector):
             if d is None or d.type != "identifier" or decl is None or decl.type != "declaration":
                 return None
             target = text(model, decl.child_by_field_name("type")).replace("const", "").strip()
+            if right is not None and right.type == "argument_list":
+                # std::vector<float> h(x, x + n) with x a double array: a narrowing copy
+                t = tab.type_of(fn, text(model, d))
+                src = [tab.type_of(fn, text(model, a)) for a in right.named_children
+                       if a.type == "identifier"]
+                if t is not None and t[1] >= 1 and src and all(
+                        x is not None and x[1] >= 1 and self._narrower(t[0], x[0]) for x in src):
+                    return f"{src[0][0]} range copied into {t[0]}"
+                return None
         if right is None or right.type != "subscript_expression" or target is None:
             return None
         rt = tab.type_of(fn, base_name(model, right) or "")

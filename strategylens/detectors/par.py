@@ -400,6 +400,32 @@ class ThreadCoarsening(Detector):
                        and identifiers(model, w.index_node) & inner]
                 if hit and body is not None:
                     coarse_loops.append((loop, trips))
+            chunk_loops = []
+            tiv = model.thread_index_vars(fn)
+            for loop in model.loops_in(fn):
+                if loop.var is None or any(loop is c for c, _ in coarse_loops):
+                    continue
+                step = loop.step or ""
+                if "gridDim" in step or "blockDim" in step or (loop.step_value or 0) > 8:
+                    continue
+                init = loop.node.child_by_field_name("initializer")
+                value = next((x.child_by_field_name("value") for x in walk(init)
+                              if x.type in ("init_declarator", "assignment_expression")
+                              and x.child_by_field_name("value") is not None), None)
+                if value is None:
+                    value = next((x.child_by_field_name("right") for x in walk(init)
+                                  if x.type == "assignment_expression"), None)
+                if value is None or any(x.type == "subscript_expression" for x in walk(value)):
+                    continue
+                ids = identifiers(model, value)
+                if not (ids & tiv or "threadIdx" in model.text_of(value)):
+                    continue
+                if any(_inside(w.node, loop.node) and w.index_node is not None and
+                       loop.var in identifiers(model, w.index_node) for w in writes):
+                    chunk_loops.append(loop)
+            for loop in chunk_loops:
+                if not any(_inside(loop.node, c.node) for c, _ in coarse_loops):
+                    yield at(loop.node, 0.7)
             reported = []
             for loop, trips in coarse_loops:
                 if any(_inside(loop.node, r.node) for r, _ in coarse_loops if r is not loop):
@@ -408,7 +434,8 @@ class ThreadCoarsening(Detector):
                 intensity = trips * (max(nested) if nested else 1)
                 reported.append(loop)
                 yield at(loop.node, 0.85, float(intensity))
-            yield from self._stores(model, fn, writes, [lp.node for lp, _ in coarse_loops])
+            yield from self._stores(model, fn, writes,
+                                    [lp.node for lp, _ in coarse_loops] + [lp.node for lp in chunk_loops])
 
     def _stores(self, model, fn, writes, loop_nodes):
         thread_vars = derived(model, fn, {"threadIdx"}, index_only=True) | {"threadIdx"}
@@ -546,7 +573,7 @@ class BlockTreeReduction(Detector):
                     value = model.eval_int(m.group(1), fn) if m else None
                     if value:
                         offsets.setdefault(arr, {}).setdefault(value, n)
-        for arr, by_c in offsets.items():
+        for by_c in offsets.values():
             if len(by_c) >= steps:
                 return min(by_c.values(), key=lambda node: node.start_byte)
         return None
@@ -842,9 +869,14 @@ class WavefrontParallelism(Detector):
             kernel = model.function_of(launch.kernel)
             if loop is None or loop.var is None or kernel is None or launch.kind != "chevron":
                 continue
+            caller = model.function_of(launch.caller) if launch.caller else None
+            wave = {loop.var}
+            if caller is not None:
+                wave = derived(model, caller, {loop.var}, [t for t in assignments(model, caller)
+                                                           if _inside(t[2], loop.node)])
             params = set()
             for i, arg in enumerate(launch_args(model, launch)):
-                if loop.var in identifiers(model, arg) and i < len(kernel.params):
+                if identifiers(model, arg) & wave and i < len(kernel.params):
                     params.add(kernel.params[i].name)
             if not params:
                 continue

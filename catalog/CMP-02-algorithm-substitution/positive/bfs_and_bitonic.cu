@@ -32,7 +32,7 @@ extern "C" void solution_compute(const int* rowptr, const int* adj, int n, int n
     cudaMemset(dlev, 0xff, sizeof(int) * n);
     int zero = 0;
     cudaMemcpy(dlev + src, &zero, sizeof(int), cudaMemcpyHostToDevice);
-    for (int cur = 0; ; ++cur) {
+    for (int cur = 0; ; ++cur) { // expect: CMP-02
         int changed = 0;
         cudaMemcpy(dch, &changed, sizeof(int), cudaMemcpyHostToDevice);
         bfs_level<<<(n + 255) / 256, 256>>>(drp, dadj, dlev, n, cur, dch);
