@@ -276,3 +276,22 @@ extern "C" void solution_compute(const int* a, int na, const int* b, int nb, int
 }
 """
     assert report(src, lbl.BalancedPartitioning) == {("LBL-05", 3)}
+
+
+def test_host_scan_of_device_counts_is_a_host_share():
+    src = """
+__global__ void count(const float* x, int n, int* c) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = x[i] > 0 ? 2 : 1;
+}
+extern "C" void solution_compute(const float* x, int n, int* offsets) {
+    int* d_c;
+    int h[1024];
+    count<<<(n + 255) / 256, 256>>>(x, n, d_c);
+    cudaMemcpy(h, d_c, n * sizeof(int), cudaMemcpyDeviceToHost);
+    offsets[0] = 0;
+    for (int i = 0; i < n; ++i) offsets[i + 1] = offsets[i] + h[i];
+    for (int i = 0; i < n; ++i) offsets[i] = h[i];
+}
+"""
+    assert report(src, lbl.HybridCpuGpuSplit) == {("LBL-06", 11)}

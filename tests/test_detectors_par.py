@@ -374,3 +374,23 @@ extern "C" void solution_compute(const float* in, float* out, int n) {
 }
 """)
     assert report(src, par.ThreadCoarsening) == {("PAR-02", 5)}
+
+
+def test_block_per_item_handed_out_at_run_time():
+    src = numbered("""
+__global__ void rows(int* next, int h, int w, float* out) {
+    __shared__ int row;
+    while (true) {
+        if (threadIdx.x == 0) row = atomicAdd(next, 1);
+        __syncthreads();
+        int y = row;
+        __syncthreads();
+        if (y >= h) return;
+        for (int x = threadIdx.x; x < w; x += blockDim.x) out[y * w + x] = 1.0f;
+    }
+}
+extern "C" void solution_compute(int* next, int h, int w, float* out) {
+    rows<<<132, 128>>>(next, h, w, out);
+}
+""")
+    assert report(src, par.MultidimensionalMapping) == {("PAR-10", 13)}

@@ -12,9 +12,22 @@ from tree_sitter import Node
 
 from strategylens.detectors import Detector
 from strategylens.detectors.par import (
-    _COMPARISONS, _inside, assignments, at, atomic_role, base_name, call_args, derived,
-    device_functions, host_functions, identifiers, library_call, receiver_of, subscript_index,
-    target_is_scalar, walk,
+    COMPARISONS,
+    assignments,
+    at,
+    atomic_role,
+    base_name,
+    call_args,
+    derived,
+    device_functions,
+    host_functions,
+    identifiers,
+    inside,
+    library_call,
+    receiver_of,
+    subscript_index,
+    target_is_scalar,
+    walk,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -152,7 +165,7 @@ class FrontierWorklist(Detector):
                 if not library_call(call, compaction):
                     continue
                 for loop in loops:
-                    if _inside(call.node, loop.node) and any(_inside(la.node, loop.node) for la in launches):
+                    if inside(call.node, loop.node) and any(inside(la.node, loop.node) for la in launches):
                         yield at(call.node, 0.8)
                         break
 
@@ -306,7 +319,7 @@ class BalancedPartitioning(Detector):
         for loop in model.loops_in(fn):
             mids = {}
             for name, value, stmt in assigns:
-                if _inside(stmt, loop.node):
+                if inside(stmt, loop.node):
                     bounds = _midpoint(model, value)
                     if bounds:
                         mids[name] = bounds
@@ -316,7 +329,7 @@ class BalancedPartitioning(Detector):
     @staticmethod
     def _positional_compare(model, body, mids, tiv) -> bool:
         for b in walk(body):
-            if b.type != "binary_expression" or model.text_of(b.child_by_field_name("operator")) not in _COMPARISONS:
+            if b.type != "binary_expression" or model.text_of(b.child_by_field_name("operator")) not in COMPARISONS:
                 continue
             for mid, bounds in mids.items():
                 probes = [x for x in walk(b) if x.type == "subscript_expression"
@@ -345,7 +358,7 @@ def _launches_within(model, node: Node | None, launching: set[str]) -> bool:
     if node is None:
         return False
     for la in model.launches:
-        if _inside(la.node, node):
+        if inside(la.node, node):
             return True
     for x in walk(node):
         if x.type == "call_expression":
@@ -441,7 +454,7 @@ class HybridCpuGpuSplit(Detector):
                 continue
             cond = n.child_by_field_name("condition")
             cmp_ = next((x for x in walk(cond) if x.type == "binary_expression" and
-                         model.text_of(x.child_by_field_name("operator")) in _COMPARISONS), None)
+                         model.text_of(x.child_by_field_name("operator")) in COMPARISONS), None)
             if cmp_ is None:
                 continue
             sides = [cmp_.child_by_field_name("left"), cmp_.child_by_field_name("right")]
@@ -468,7 +481,10 @@ class HybridCpuGpuSplit(Detector):
         for call in model.calls_in(fn):
             if call.category in ("copy", "copy_async") and any("DeviceToHost" in a for a in call.args) \
                     and call.args:
-                name = base_name(model, call_args(call.node)[0])
+                dst = call_args(call.node)[0]
+                if dst.type == "call_expression":  # vec.data()
+                    dst = dst.child_by_field_name("function")
+                name = base_name(model, dst)
                 if name:
                     copies.append((call.line, name))
         if not copies:
@@ -480,7 +496,7 @@ class HybridCpuGpuSplit(Detector):
             if not bufs or _launches_within(model, loop.node, set()):
                 continue
             if any(c.category in ("copy", "copy_async", "alloc") for c in model.calls_in(fn)
-                   if _inside(c.node, loop.node)):
+                   if inside(c.node, loop.node)):
                 continue
             accs = HybridCpuGpuSplit._combines(model, loop.node, bufs)
             if accs and HybridCpuGpuSplit._used(model, fn, loop.node, accs):
@@ -506,9 +522,21 @@ class HybridCpuGpuSplit(Detector):
 
     @staticmethod
     def _combines(model, loop: Node, bufs: set[str]) -> set[str]:
-        """Targets of compound updates or min/max whose value reads a copied-back buffer."""
+        """Targets of host computation on a copied-back buffer: compound updates or min/max
+        whose value reads the buffer, recurrences (``off[i + 1] = off[i] + cnt[i]``), and
+        writes inside inner loops that walk the buffer (a host traversal)."""
         found: set[str] = set()
-        for n in walk(loop.child_by_field_name("body")):
+        body = loop.child_by_field_name("body")
+        reads_buf = any(x.type == "subscript_expression" and base_name(model, x) in bufs
+                        for x in walk(body))
+        inner = [x for x in walk(body) if x.type in ("for_statement", "while_statement", "do_statement")]
+        if reads_buf and inner:
+            for x in walk(body):
+                if x.type == "assignment_expression" and any(inside(x, i) for i in inner):
+                    name = base_name(model, x.child_by_field_name("left"))
+                    if name and name not in bufs:
+                        found.add(name)
+        for n in walk(body):
             if n.type != "assignment_expression":
                 continue
             op = model.text_of(n.child_by_field_name("operator"))
@@ -517,7 +545,11 @@ class HybridCpuGpuSplit(Detector):
             if not reads & bufs or base_name(model, left) in bufs:
                 continue
             rt = model.text_of(right)
-            if op in ("+=", "-=", "*=", "|=", "&=", "^=") or \
+            target = base_name(model, left)
+            if left.type == "subscript_expression" and target in {
+                    base_name(model, x) for x in walk(right) if x.type == "subscript_expression"}:
+                found.add(target)  # a recurrence over the array being written (host scan)
+            elif op in ("+=", "-=", "*=", "|=", "&=", "^=") or \
                     re.search(r"\b(f?max|f?min|std::max|std::min)f?\s*\(", rt) or \
                     (right.type == "conditional_expression" and base_name(model, left) in identifiers(model, right)):
                 name = base_name(model, left)

@@ -18,7 +18,7 @@ from strategylens.detectors import Detector, Finding
 # helpers shared by the PAR and LBL detectors
 
 _LOOP_NODES = {"for_statement", "while_statement", "do_statement", "for_range_loop"}
-_COMPARISONS = {"<", "<=", ">", ">="}
+COMPARISONS = {"<", "<=", ">", ">="}
 
 
 def walk(node: Node | None) -> Iterator[Node]:
@@ -370,7 +370,7 @@ def _single_thread(model, node: Node) -> bool:
     return False
 
 
-def _inside(node: Node, outer: Node) -> bool:
+def inside(node: Node, outer: Node) -> bool:
     return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
 
 
@@ -386,62 +386,66 @@ class ThreadCoarsening(Detector):
                       if a.is_write and a.space in ("global", "unknown") and not _in_atomic(model, a.node)]
             if not writes:
                 continue
-            coarse_loops = []
-            for loop in model.loops_in(fn):
-                trips = loop.trip_count
-                if trips is None or trips < 2 or loop.var is None:
-                    continue
-                if "gridDim" in (loop.step or "") or "blockDim" in (loop.step or ""):
-                    continue
-                body = loop.node.child_by_field_name("body")
-                inner = derived(model, fn, {loop.var},
-                                [t for t in assignments(model, fn) if _inside(t[2], loop.node)])
-                hit = [w for w in writes if _inside(w.node, loop.node) and w.index_node is not None
-                       and identifiers(model, w.index_node) & inner]
-                if hit and body is not None:
-                    coarse_loops.append((loop, trips))
-            chunk_loops = []
-            tiv = model.thread_index_vars(fn)
-            for loop in model.loops_in(fn):
-                if loop.var is None or any(loop is c for c, _ in coarse_loops):
-                    continue
-                step = loop.step or ""
-                if "gridDim" in step or "blockDim" in step or (loop.step_value or 0) > 8:
-                    continue
-                init = loop.node.child_by_field_name("initializer")
-                value = next((x.child_by_field_name("value") for x in walk(init)
-                              if x.type in ("init_declarator", "assignment_expression")
-                              and x.child_by_field_name("value") is not None), None)
-                if value is None:
-                    value = next((x.child_by_field_name("right") for x in walk(init)
-                                  if x.type == "assignment_expression"), None)
-                if value is None or any(x.type == "subscript_expression" for x in walk(value)):
-                    continue
-                ids = identifiers(model, value)
-                if not (ids & tiv or "threadIdx" in model.text_of(value)):
-                    continue
-                if any(_inside(w.node, loop.node) and w.index_node is not None and
-                       loop.var in identifiers(model, w.index_node) for w in writes):
-                    chunk_loops.append(loop)
-            for loop in chunk_loops:
-                if not any(_inside(loop.node, c.node) for c, _ in coarse_loops):
+            fixed = self._fixed_loops(model, fn, writes)
+            chunks = self._chunk_loops(model, fn, writes, [lp for lp, _ in fixed])
+            for loop in chunks:
+                if not any(inside(loop.node, c.node) for c, _ in fixed):
                     yield at(loop.node, 0.7)
-            reported = []
-            for loop, trips in coarse_loops:
-                if any(_inside(loop.node, r.node) for r, _ in coarse_loops if r is not loop):
-                    continue
-                nested = [t for r, t in coarse_loops if r is not loop and _inside(r.node, loop.node)]
-                intensity = trips * (max(nested) if nested else 1)
-                reported.append(loop)
-                yield at(loop.node, 0.85, float(intensity))
-            yield from self._stores(model, fn, writes,
-                                    [lp.node for lp, _ in coarse_loops] + [lp.node for lp in chunk_loops])
+            for loop, trips in fixed:
+                if any(inside(loop.node, r.node) for r, _ in fixed if r is not loop):
+                    continue  # reported with the outer loop
+                nested = [t for r, t in fixed if r is not loop and inside(r.node, loop.node)]
+                yield at(loop.node, 0.85, float(trips * (max(nested) if nested else 1)))
+            yield from self._stores(model, fn, writes, [lp.node for lp, _ in fixed] +
+                                    [lp.node for lp in chunks])
+
+    @staticmethod
+    def _fixed_loops(model, fn, writes) -> list:
+        """``(loop, trip count)`` for constant-trip loops writing an output per iteration."""
+        out = []
+        for loop in model.loops_in(fn):
+            trips = loop.trip_count
+            if trips is None or trips < 2 or loop.var is None:
+                continue
+            if "gridDim" in (loop.step or "") or "blockDim" in (loop.step or ""):
+                continue
+            inner = derived(model, fn, {loop.var},
+                            [t for t in assignments(model, fn) if inside(t[2], loop.node)])
+            if any(inside(w.node, loop.node) and w.index_node is not None
+                   and identifiers(model, w.index_node) & inner for w in writes):
+                out.append((loop, trips))
+        return out
+
+    @staticmethod
+    def _chunk_loops(model, fn, writes, fixed) -> list:
+        """Loops over a thread's own chunk (``for (i = t * chunk; i < end; ++i) out[i] = ...``):
+        the start comes from the thread index without loads and the step is small."""
+        out = []
+        tiv = model.thread_index_vars(fn)
+        for loop in model.loops_in(fn):
+            if loop.var is None or any(loop is f for f in fixed):
+                continue
+            step = loop.step or ""
+            if "gridDim" in step or "blockDim" in step or (loop.step_value or 0) > 8:
+                continue
+            init = loop.node.child_by_field_name("initializer")
+            value = next((x.child_by_field_name("value") or x.child_by_field_name("right")
+                          for x in walk(init)
+                          if x.type in ("init_declarator", "assignment_expression")), None)
+            if value is None or any(x.type == "subscript_expression" for x in walk(value)):
+                continue
+            if not (identifiers(model, value) & tiv or "threadIdx" in model.text_of(value)):
+                continue
+            if any(inside(w.node, loop.node) and w.index_node is not None and
+                   loop.var in identifiers(model, w.index_node) for w in writes):
+                out.append(loop)
+        return out
 
     def _stores(self, model, fn, writes, loop_nodes):
         thread_vars = derived(model, fn, {"threadIdx"}, index_only=True) | {"threadIdx"}
         by_array: dict[str, list] = {}
         for w in writes:
-            if any(_inside(w.node, ln) for ln in loop_nodes) or w.index_node is None:
+            if any(inside(w.node, ln) for ln in loop_nodes) or w.index_node is None:
                 continue
             if not identifiers(model, w.index_node) & thread_vars or _single_thread(model, w.node):
                 continue
@@ -698,7 +702,7 @@ class PrivatizedAccumulation(Detector):
             if not accs:
                 continue
             for c in model.calls_in(fn):
-                if c.line <= loop.line_end or _inside(c.node, loop.node):
+                if c.line <= loop.line_end or inside(c.node, loop.node):
                     continue
                 args = call_args(c.node)
                 if c.category == "atomic" and len(args) >= 2:
@@ -781,7 +785,7 @@ class ScanAndCompaction(Detector):
                         yield at(loop.node, 0.8)
                         continue
                 if any(c.category == "shuffle" and "up" in c.name for c in model.calls_in(fn)
-                       if _inside(c.node, loop.node)):
+                       if inside(c.node, loop.node)):
                     yield at(loop.node, 0.7)
             yield from self._up_down_sweep(model, fn, shared)
 
@@ -873,7 +877,7 @@ class WavefrontParallelism(Detector):
             wave = {loop.var}
             if caller is not None:
                 wave = derived(model, caller, {loop.var}, [t for t in assignments(model, caller)
-                                                           if _inside(t[2], loop.node)])
+                                                           if inside(t[2], loop.node)])
             params = set()
             for i, arg in enumerate(launch_args(model, launch)):
                 if identifiers(model, arg) & wave and i < len(kernel.params):
@@ -1033,6 +1037,11 @@ def block_per_item(model, fn) -> bool:
     item_vars = {name for name, value, _ in assignments(model, fn)
                  if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", squash(model.text_of(value)))}
     uses_item = bool(item_vars) or re.search(r"blockIdx\.x\*", text) is not None
+    shared = shared_names(model, fn)
+    for call in model.calls_in(fn):  # items handed to whole blocks at run time
+        if call.category == "atomic" and receiver_of(model, call.node) in shared and \
+                atomic_role(model, fn, call) == "work":
+            uses_item = True
     if not uses_item:
         return False
     for loop in model.loops_in(fn):
