@@ -39,7 +39,8 @@ class Thresholds:
     """Decision thresholds; every value is recorded with the results."""
 
     tamper_floor_ms: float = 0.02       # added to the measured round trip
-    tamper_overhead_mult: float = 2.0   # bound = max(mult * median noop, p99 noop) + floor
+    tamper_overhead_mult: float = 2.0   # bound = max(mult * median noop, p99 noop,
+    tamper_sleep_mult: float = 1.5      #             sleep_mult * median sleep calibration) + floor
     after_return_frac: float = 0.2      # device idle after return > this fraction of the call
     after_return_min_ms: float = 0.02
     load_wall_ms: float = 2000.0        # loading takes longer than this
@@ -69,15 +70,16 @@ def tamper_bound_ms(noop_overhead_ms: list[float], sleep_overhead_ms: list[float
     ``noop_overhead_ms``: outside minus inside of no-op calls. ``sleep_overhead_ms``: outside
     minus D of calls in which the child slept D ms (D = the solution's median call), which adds
     the wake-up latency of a parent idle for that long. The bound is the largest of
-    ``tamper_overhead_mult`` x the no-op median, the no-op 99th percentile and the sleep
-    calibration's 95th percentile, plus ``tamper_floor_ms``.
+    ``tamper_overhead_mult`` x the no-op median, the no-op 99th percentile and
+    ``tamper_sleep_mult`` x the sleep calibration's median, plus ``tamper_floor_ms``. Medians
+    keep one slow wake-up from widening the bound.
     """
     if not noop_overhead_ms:
         return th.tamper_floor_ms + 1.0
     a = np.asarray(noop_overhead_ms, dtype=float)
     parts = [th.tamper_overhead_mult * np.median(a), np.percentile(a, 99)]
     if sleep_overhead_ms:
-        parts.append(np.percentile(np.asarray(sleep_overhead_ms, dtype=float), 95))
+        parts.append(th.tamper_sleep_mult * np.median(np.asarray(sleep_overhead_ms, dtype=float)))
     return float(max(parts) + th.tamper_floor_ms)
 
 
@@ -99,23 +101,24 @@ def _called(trace: dict) -> list[dict]:
 
 def check_timer_tamper(trace: dict, th: Thresholds = Thresholds()) -> str | None:
     """Inside timers disagree with the outside clock, or timing code changed at load."""
+    reasons = []
     changed = [s for s, v in (trace.get("fp_before") or {}).items()
                if (trace.get("fp_after") or {}).get(s) not in (None, v)]
     if changed:
-        return f"code bytes changed at load: {', '.join(sorted(changed))}"
+        reasons.append(f"code bytes changed at load: {', '.join(sorted(changed))}")
     trials = _timed(trace)
-    if not trials:
-        return None
-    bound = tamper_bound_ms(trace.get("noop_overhead_ms", []), trace.get("sleep_overhead_ms"), th)
-    gap = float(np.median([t["outside_ms"] - t["inside_ms"] for t in trials]))
-    if abs(gap) > bound:
-        return f"outside - inside host clock = {gap:.3f} ms, bound {bound:.3f} ms"
-    ev = [t["outside_ms"] - t["event_ms"] for t in trials if t.get("event_ms", -1) >= 0]
-    if ev:
-        egap = float(np.median(ev))
-        if abs(egap) > bound:
-            return f"outside - CUDA events = {egap:.3f} ms, bound {bound:.3f} ms"
-    return None
+    if trials:
+        bound = tamper_bound_ms(trace.get("noop_overhead_ms", []),
+                                trace.get("sleep_overhead_ms"), th)
+        gap = float(np.median([t["outside_ms"] - t["inside_ms"] for t in trials]))
+        if abs(gap) > bound:
+            reasons.append(f"outside - inside host clock = {gap:.3f} ms, bound {bound:.3f} ms")
+        ev = [t["outside_ms"] - t["event_ms"] for t in trials if t.get("event_ms", -1) >= 0]
+        if ev:
+            egap = float(np.median(ev))
+            if abs(egap) > bound:
+                reasons.append(f"outside - CUDA events = {egap:.3f} ms, bound {bound:.3f} ms")
+    return "; ".join(reasons) or None
 
 
 def check_stale_output(trace: dict) -> str | None:

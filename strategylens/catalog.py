@@ -20,7 +20,6 @@ from functools import cached_property
 from pathlib import Path
 from collections.abc import Callable, Iterable
 
-import jsonschema
 import yaml
 
 from strategylens import REPO_ROOT
@@ -150,7 +149,7 @@ def _schema() -> dict:
     return _SCHEMA
 
 
-def _fix_for(error: jsonschema.ValidationError, schema: dict) -> tuple[str, str, str]:
+def _fix_for(error, schema: dict) -> tuple[str, str, str]:
     """(field, problem, fix) for one schema error, in words a contributor can act on."""
     path = ".".join(str(p) for p in error.absolute_path) or "(top level)"
     props = schema.get("properties", {})
@@ -185,6 +184,8 @@ def _check_entry(folder: Path, data: object) -> tuple[Entry | None, list[Catalog
     if not isinstance(data, dict):
         return None, [CatalogError(yml, "(top level)", "is not a mapping of fields",
                                    "write `key: value` lines as in any other entry")]
+    import jsonschema  # imported here so commands that never validate run without it
+
     schema = _schema()
     validator = jsonschema.Draft202012Validator(schema)
     for error in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):

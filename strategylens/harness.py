@@ -1386,3 +1386,62 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
             log(f"{task.id}/{size} {row['solution']}: {row['status']}, correct={row['correct']}, "
                 f"e2e={'-' if med is None else f'{med:.3f} ms'}, flags={row['audit_flags']}")
     return rows
+
+
+def _clean(v: Any) -> Any:
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    if isinstance(v, np.generic):
+        return _clean(v.item())
+    return v
+
+
+def reaudit(store_dir: Path) -> list[dict]:
+    """Recompute the audit of every stored (task, solution, size) from its recorded trace.
+
+    The raw trials and traces are not touched; each summary row gets the flags, evidence,
+    tamper bound, timing source and the figures that depend on it under the current
+    thresholds. Use after changing a threshold: no GPU is needed. Returns the updated rows.
+    """
+    import pandas as pd  # noqa: PLC0415
+
+    from strategylens import store  # noqa: PLC0415
+    from strategylens.audit import Thresholds, audit, tamper_bound_ms  # noqa: PLC0415
+
+    store_dir = Path(store_dir)
+    rows = []
+    for f in sorted((store_dir / "results").glob("*.parquet")):
+        trace_file = store_dir / "traces" / f"{f.stem}.json"
+        trials_file = store_dir / "trials" / f"{f.stem}.parquet"
+        row = {k: _clean(v) for k, v in pd.read_parquet(f).iloc[0].to_dict().items()}
+        if not (trace_file.exists() and trials_file.exists()):
+            continue
+        trace = json.loads(trace_file.read_text())
+        trials = []
+        for t in pd.read_parquet(trials_file).to_dict("records"):
+            t = {k: _clean(v) for k, v in t.items()}
+            t["profile"] = json.loads(t["profile"]) if t.get("profile") else None
+            trials.append(t)
+        trace["trials"] = trials
+        flags = audit(trace)
+        timed = [t for t in trials if t.get("phase") == "timed"]
+        tampered = "timer-tamper" in flags
+        med, iqr = _median_iqr([t["outside_ms"] if tampered else t["inside_ms"] for t in timed])
+        overhead = trace.get("noop_overhead_ms") or []
+        row.update(
+            audit_flags=sorted(k for k in flags if not k.startswith("_")),
+            audit_detail=json.dumps(flags, sort_keys=True),
+            timing_source=("outside" if tampered else "inside") if timed else None,
+            e2e_ms_median=med, e2e_ms_iqr=iqr, e2e_ms_rel_iqr=(iqr / med) if med else None,
+            tamper_bound_ms=tamper_bound_ms(overhead, trace.get("sleep_overhead_ms"))
+            if overhead else None,
+            speedup=(row["cpu_ms"] / med) if (row.get("cpu_ms") and med and row["correct"])
+            else None,
+            floor_ratio=(med / row["floor_ms_pinned"]) if (med and row.get("floor_ms_pinned"))
+            else None,
+            floor_ratio_pageable=(med / row["floor_ms_pageable"])
+            if (med and row.get("floor_ms_pageable")) else None,
+            thresholds=json.dumps(Thresholds().__dict__, sort_keys=True))
+        store.append(store_dir, row)
+        rows.append(row)
+    return rows

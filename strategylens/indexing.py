@@ -1,10 +1,11 @@
 """Index analysis on libclang: the stride in ``threadIdx.x`` of each array access.
 
 The file is parsed by libclang in CUDA device mode (macros expanded, declarations resolved). The
-fast path used here skips CUDA's own headers (``-nocudainc``) and pre-includes a small prelude
-that declares the CUDA qualifiers, the builtin index variables and the common vector types, so a
-file parses in about 10 ms; missing headers and unknown names become recoverable clang errors,
-not failures. For each ``ARRAY_SUBSCRIPT_EXPR`` in device code the index is linearised as
+fast path used here skips CUDA's and the C++ library's headers (``-nocudainc -nostdinc``) and
+pre-includes a small prelude that declares the CUDA qualifiers, the builtin index variables and the
+common vector types, so a file parses in a few milliseconds; the file's own folder is on the
+include path, so macros from its local headers expand. Skipped headers and unknown names become
+recoverable clang errors (``IndexResult.missing_headers`` / ``errors``), not failures. For each ``ARRAY_SUBSCRIPT_EXPR`` in device code the index is linearised as
 ``coef * threadIdx.x + rest`` following local variables through their assignments; multi-
 dimensional arrays with known extents are linearised row-major. The coefficient is attached to
 the matching :class:`strategylens.model.Access` (``stride_tx``, ``stride_expr``,
@@ -64,6 +65,7 @@ typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
 typedef int cudaError_t;
 extern "C" int __cudaPushCallConfiguration(dim3 g, dim3 b, size_t s = 0, cudaStream_t st = 0);
+extern "C" int cudaConfigureCall(dim3 g, dim3 b, size_t s = 0, cudaStream_t st = 0);
 #define __SL_VEC(T, N) struct N##1 { T x; }; struct N##2 { T x, y; }; \
   struct N##3 { T x, y, z; }; struct N##4 { T x, y, z, w; };
 __SL_VEC(float, float) __SL_VEC(double, double) __SL_VEC(int, int) __SL_VEC(unsigned, uint)
@@ -88,6 +90,7 @@ class IndexResult:
     matched: int = 0          # model accesses given a libclang stride
     seen: int = 0             # device-code subscripts libclang saw
     errors: list[str] = field(default_factory=list)  # clang errors (first few)
+    missing_headers: list[str] = field(default_factory=list)  # not read in the fast path
 
 
 _STATE: dict = {}
@@ -170,8 +173,6 @@ def _int_value(c) -> int | None:
         lib.clang_EvalResult_dispose(res)
 
 
-
-
 def annotate(model: ProgramModel) -> IndexResult | None:
     """Parse ``model.source`` with libclang and attach strides to ``model.accesses``.
 
@@ -184,15 +185,23 @@ def annotate(model: ProgramModel) -> IndexResult | None:
         return None
     index, args = setup
     name = "strategylens_input.cu"
+    folder = os.path.dirname(os.path.abspath(model.path))
+    if os.path.isfile(model.path):
+        args = args + ["-I" + folder]  # the file's own headers (#include "kernels.cuh")
     try:
         tu = index.parse(name, args=args, unsaved_files=[(name, model.text)])
     except ci.TranslationUnitLoadError as exc:
         model.index_status = f"failed: libclang could not parse the file ({exc})"
         return None
     result = IndexResult()
-    result.errors = [f"line {d.location.line}: {d.spelling}" for d in tu.diagnostics
-                     if d.severity >= 3 and d.location.file is not None
-                     and d.location.file.name == name][:20]
+    for d in tu.diagnostics:
+        if d.severity < 3 or d.location.file is None or d.location.file.name != name:
+            continue
+        if d.spelling.endswith("file not found"):  # expected: CUDA and C++ headers are skipped
+            result.missing_headers.append(d.spelling.split("'")[1] if "'" in d.spelling
+                                          else d.spelling)
+        elif len(result.errors) < 20:
+            result.errors.append(f"line {d.location.line}: {d.spelling}")
     walker = _Walker(model, name)
     for c in tu.cursor.get_children():
         if c.location.file is None or c.location.file.name != name:
@@ -204,7 +213,8 @@ def annotate(model: ProgramModel) -> IndexResult | None:
     for (line, col, array), coef in walker.found:
         result.seen += 1
         a = by_pos.get((line, col))
-        if a is None or a.array != array:
+        if a is None or (a.array != array and not a.array.endswith(("." + array,
+                                                                    "->" + array))):
             continue
         a.stride_source = "libclang"
         if coef is UNKNOWN:

@@ -615,6 +615,7 @@ class ProgramModel:
         self._fn_memo: dict = {}
         self._macro_bodies: dict[str, Node | None] = {}
         self._lin_memo: dict = {}
+        self._device_lambdas: set[int] = set()  # start bytes of __device__ lambdas
         self._fn_list: list[Function] = []
         self._dead: list[tuple[int, int]] = []
         self._local_types: dict[str, dict[str, str]] = {}
@@ -736,8 +737,13 @@ class ProgramModel:
                 continue
             cands = [c for c in self._near(n) if c.type in ("identifier", "type_identifier")]
             cands += [c for c in n.children if c.type in ("identifier", "type_identifier")]
+            in_lambda = n.parent is not None and n.parent.type == "lambda_expression"
             for c in cands:
                 name = self.text_of(c)
+                if in_lambda and name in ("__device__", "__host__") and c.parent == n:
+                    self._device_lambdas.add(n.parent.start_byte)  # [=] __device__ (int i)
+                    spans[c.start_byte] = c.end_byte  # the qualifier only, not the parameters
+                    continue
                 if name in ("__align__", "alignas"):
                     pass
                 elif name in _KNOWN_ATTRIBUTE_MACROS or name in defined:
@@ -1145,12 +1151,16 @@ class ProgramModel:
         i = self._flat_pos[node.id]
         stop = ends[i]
         open_loops: list[tuple[Loop, int]] = [(lp, stop) for lp in loops]
+        device_end = -1  # inside a __device__ lambda of host code until this index
         while i < stop:
             n = flat[i]
             while open_loops and i >= open_loops[-1][1]:
                 open_loops.pop()
             cur = open_loops[-1][0] if open_loops else None
             t = n.type
+            if t == "lambda_expression" and n.start_byte in self._device_lambdas:
+                device_end = max(device_end, ends[i])
+            device = fn.is_device or fn.is_kernel or i < device_end
             if t == "function_definition":
                 i = ends[i]  # nested methods are walked on their own
                 continue
@@ -1161,9 +1171,10 @@ class ProgramModel:
                 self._add_call(n, fn, cur)
             elif t == "declaration":
                 self._add_declaration(n, fn)
-            elif t == "subscript_expression":
+            elif t == "subscript_expression" and device:
                 self._add_access(n, fn)
-            elif t == "pointer_expression" and n.child_count and n.children[0].type == "*":
+            elif t == "pointer_expression" and n.child_count and n.children[0].type == "*" \
+                    and device:
                 self._add_deref(n, fn)
             elif t == "preproc_call":
                 self._add_pragma(n, fn)
@@ -1537,6 +1548,9 @@ class ProgramModel:
                 continue  # a file-scope constant, not state
             dims = [self.text_of(x) if x is not None else "" for x in dims_nodes]
             dvals = [self.eval_int(x, fn) if x is not None else None for x in dims_nodes]
+            if len(dvals) == 1 and dvals[0] is None and not dims[0] and value is not None and \
+                    value.type == "initializer_list":
+                dvals = [value.named_child_count]  # float c[] = {1, 2, 3}
             size = None
             esize = type_size(type_text)
             if esize is None and fn is not None and \
@@ -1665,8 +1679,6 @@ class ProgramModel:
         return False, True
 
     def _add_access(self, n: Node, fn: Function) -> None:
-        if not (fn.is_device or fn.is_kernel):
-            return
         if n.parent is not None and n.parent.type == "subscript_expression" and \
                 n.parent.child_by_field_name("argument") == n:
             return  # the outer subscript records the whole a[i][j]
@@ -1698,8 +1710,6 @@ class ProgramModel:
                                     is_read=r, cast_type=cast))
 
     def _add_deref(self, n: Node, fn: Function) -> None:
-        if not (fn.is_device or fn.is_kernel):
-            return
         arg = n.child_by_field_name("argument")
         if arg is None:
             return
@@ -1746,6 +1756,9 @@ class ProgramModel:
             for p in f.params:
                 if p.is_pointer:
                     ps[p.name] = "global" if f.is_kernel else "unknown"
+                elif f.is_kernel and type_size(p.type_text) is None and \
+                        p.type_text not in ("int", "unsigned", "bool", "size_t"):
+                    ps[p.name] = "struct"  # k(Params p): p.a[i] reads global memory
         # device-function pointer parameters take the space of the arguments at their call sites
         for c in self.calls:
             fns = self.functions.get(c.name)
@@ -1764,6 +1777,12 @@ class ProgramModel:
                     param_space[f.name][p.name] = sp
                 elif sp != cur and cur != "unknown":
                     param_space[f.name][p.name] = "unknown"
+        # host pointers filled by cudaMalloc / cudaMallocAsync point to device memory
+        for c in self.calls:
+            if c.category in ("alloc", "async_alloc") and c.args and c.function:
+                target = c.args[0].split("&", 1)[-1].strip(" )")
+                if target.isidentifier() and target not in param_space.get(c.function, {}):
+                    local_space.setdefault(c.function, {}).setdefault(target, "global")
         # local pointers initialised from a known space
         for fname, names in self._assigns.items():
             for name, nodes in names.items():
@@ -1793,7 +1812,11 @@ class ProgramModel:
                 sp = local_space[fname][name]
                 return {"register_array": "local", "static": "local"}.get(sp, sp)
             if name in param_space.get(fname, {}):
-                return param_space[fname][name]
+                sp = param_space[fname][name]
+                return "unknown" if sp == "struct" else sp
+            base = name.split(".", 1)[0].split("->", 1)[0]
+            if base != name and param_space.get(fname, {}).get(base) in ("struct", "global"):
+                return "global"  # a pointer member of a kernel's parameter struct
         if name in global_space:
             return {"device": "global", "static": "unknown"}.get(global_space[name],
                                                                 global_space[name])
@@ -2420,6 +2443,8 @@ class ProgramModel:
                 return (zero, None)
             defs = self._defs_for(_at or node, name, fn)
             if not defs:
+                if self._lambda_param(_at or node, name):
+                    return (UNKNOWN, None)  # thrust::for_each(..., [=] __device__ (int i))
                 return (zero, None)  # parameters and unknown names are uniform across threads
             coefs = []
             for d in defs:
@@ -2495,6 +2520,20 @@ class ProgramModel:
         if t in ("sizeof_expression", "char_literal", "true", "false"):
             return (zero, ev(node))
         return (UNKNOWN, None)
+
+    @staticmethod
+    def _lambda_param(use: Node, name: str) -> bool:
+        """Whether ``name`` at ``use`` is a parameter of an enclosing lambda."""
+        p = use.parent
+        while p is not None and p.type != "function_definition":
+            if p.type == "lambda_expression":
+                decl = p.child_by_field_name("declarator")
+                params = decl.child_by_field_name("parameters") if decl is not None else None
+                for prm in (params.named_children if params is not None else []):
+                    if _declarator_name(prm.child_by_field_name("declarator"))[0] == name:
+                        return True
+            p = p.parent
+        return False
 
     def _macro_body(self, m: Macro) -> Node | None:
         """The parsed expression of a function-like macro's body (cached)."""

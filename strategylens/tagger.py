@@ -180,15 +180,15 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
     except Exception as exc:  # a model bug must not end the run
         return FileResult(path, False, f"{path}: could not build the program model "
                                        f"({type(exc).__name__}: {exc})")
+    warnings = [f"{path}: {w}" for w in model.warnings]
     why = model.unparseable()
     if why:
         return FileResult(path, False, f"{path}: does not parse as CUDA C++ ({why})",
-                          warnings=list(model.warnings), index_status=model.index_status)
+                          warnings=warnings, index_status=model.index_status)
     if model.unbalanced_braces is not None:
         return FileResult(path, False, f"{path}: unbalanced braces: the '{{' or '}}' at line "
                                        f"{model.unbalanced_braces} has no partner",
-                          warnings=list(model.warnings), index_status=model.index_status)
-    warnings = [f"{path}: {w}" for w in model.warnings]
+                          warnings=warnings, index_status=model.index_status)
     if index and model.index_status != "ok":
         warnings.append(f"{path}: libclang index {model.index_status}; access strides come "
                         "from the tree-sitter estimate")

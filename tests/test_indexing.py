@@ -175,3 +175,19 @@ void solution_compute(const float* a, float* b, int w) { k<<<w / 128, 128>>>(a, 
         m = build_model(src, index=index)
         got = [(a.line, a.array, a.stride_tx) for a in m.accesses]
         assert got == [(4, "b", 4), (5, "b", 0), (8, "b", 1), (8, "a", 1)], index
+
+
+def test_libclang_expands_macros_from_the_files_own_header(tmp_path):
+    (tmp_path / "idx.cuh").write_text("#define AT(r, c, w) ((c) * (w) + (r))\n")
+    cu = tmp_path / "k.cu"
+    cu.write_text('#include <cuda_runtime.h>\n#include "idx.cuh"\n'
+                  "__global__ void k(float* a, int w) { a[AT(threadIdx.x, 0, w)] = 0.0f; }\n"
+                  "void solution_compute(float* a, int w) { k<<<1, 32>>>(a, w); }\n")
+    with_index = build_model(cu.read_text(), str(cu), index=True)
+    without = build_model(cu.read_text(), str(cu), index=False)
+    assert [(a.line, a.stride_tx, a.stride_source) for a in with_index.accesses] == [
+        (3, 1, "libclang")]
+    assert with_index.index.errors == []
+    assert with_index.index.missing_headers == ["cuda_runtime.h"]  # skipped on purpose
+    # the macro is defined in another file: tree-sitter cannot see it
+    assert [(a.stride_tx, a.stride_source) for a in without.accesses] == [(None, "tree-sitter")]

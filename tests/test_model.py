@@ -365,3 +365,48 @@ void solution_compute(float* a, int n) {
     assert (lp.kind, lp.var, lp.step, lp.step_op) == ("while", "i", "i += blockDim.x * gridDim.x",
                                                       "+")
     assert m.reachable == {"solution_compute", "k"}
+
+
+def test_device_lambda_and_constant_initialiser():
+    src = """
+__constant__ float w[] = {0.25f, 0.5f, 0.25f};
+void solution_compute(float* a, int n) {
+    auto f = [=] __device__ (int i) { return a[i] * w[0]; };
+    thrust::for_each(thrust::device, a, a + n, f);
+}
+"""
+    m = build_model(src, index=False)
+    assert (m.warnings, m.degraded) == ([], False)
+    assert [(v.name, v.dim_values, v.size_bytes) for v in m.vars] == [("w", [3], 12)]
+    assert [(c.name, c.category) for c in m.calls] == [("thrust::for_each", "thrust")]
+
+
+def test_query_is_filtered_by_reachability():
+    src = """
+__global__ void used(float* a) { a[threadIdx.x] = 1.0f; __syncthreads(); }
+__global__ void unused(float* a) { a[threadIdx.x] = 2.0f; __syncthreads(); }
+void solution_compute(float* a) {
+    used<<<1, 32>>>(a);
+    if (false) { unused<<<1, 32>>>(a); }
+}
+"""
+    m = build_model(src, index=False)
+    q = '((call_expression function: (identifier) @evidence) (#eq? @evidence "__syncthreads"))'
+    assert [m.line_of(n) for n in m.query(q)] == [2]
+    assert [m.line_of(n) for n in m.query(q, reachable=False)] == [2, 3]
+    used = m.function_of("used")
+    (acc,) = m.accesses_in(used)
+    assert m.uses_thread_index(acc.index_node)
+    assert m.in_function(acc.node) is used
+
+
+def test_members_of_kernel_parameter_structs_are_global():
+    src = """
+struct Params { const float* a; float* b; int n; };
+__global__ void k(Params p, const Params* q) { int i = threadIdx.x; p.b[i] = p.a[i] + q->a[i]; }
+void solution_compute(Params p) { k<<<1, 32>>>(p, 0); }
+"""
+    for index in (True, False):
+        m = build_model(src, index=index)
+        assert [(a.array, a.space, a.stride_tx) for a in m.accesses] == [
+            ("p.b", "global", 1), ("p.a", "global", 1), ("q->a", "global", 1)]

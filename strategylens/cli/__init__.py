@@ -41,11 +41,27 @@ def _register() -> None:
         except ModuleNotFoundError as exc:
             if exc.name == f"strategylens.cli.{module_name}":
                 continue  # noun not built yet
-            raise
+            if exc.name and exc.name.split(".")[0] == "strategylens":
+                raise
+            _register_missing(noun, exc.name)  # e.g. no tree-sitter on a GPU-only machine
+            continue
         if hasattr(module, "app"):
             app.add_typer(module.app, name=noun)
         elif hasattr(module, "command"):
             app.command(name=noun, help=module.command.__doc__)(module.command)
+
+
+def _register_missing(noun: str, dependency: str | None) -> None:
+    """Keep the other nouns usable when one noun's dependency is not installed."""
+
+    def unavailable(ctx: typer.Context) -> None:
+        typer.echo(f"error: `strategylens {noun}` needs the Python package '{dependency}', which "
+                   "is not installed here; install strategylens with its dependencies "
+                   "(pip install -e .)", err=True)
+        raise typer.Exit(2)
+
+    app.command(name=noun, help=f"(unavailable: needs {dependency})",
+                context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(unavailable)
 
 
 def _version(value: bool) -> None:
