@@ -27,7 +27,9 @@ Items (each keeps ``node``, the tree-sitter node, and ``line`` or ``line_start``
   body; ``has_sync`` is true when a block or grid barrier is called inside the loop.
 - ``Access(array, node, function, line, index_text, is_write, space, index_node, stride_tx,
   stride_source, indices, is_read, cast_type, stride_expr)``: array subscripts and pointer
-  dereferences in device code. ``index_text`` is the last (fastest varying) index, ``indices``
+  dereferences in device code (kernels, device functions, and ``__device__`` lambdas inside host
+  functions, whose accesses carry the host function's name; a lambda parameter index has no
+  stride). Host pointers filled by ``cudaMalloc`` count as global memory. ``index_text`` is the last (fastest varying) index, ``indices``
   all of them; ``cast_type`` the pointee type of a ``reinterpret_cast<float4*>(p)[i]`` style
   access; ``stride_tx`` the coefficient of ``threadIdx.x`` in the linearised index
   (``stride_expr`` its text when it is symbolic, e.g. ``'n'``), including the offset of a local
@@ -1610,7 +1612,9 @@ class ProgramModel:
                 left = n.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     assigns.setdefault(self.text_of(left), []).append(n)
-            elif t == "update_expression":
+            elif t == "update_expression" or (t == "pointer_expression" and n.child_count
+                                                and n.children[0].type == "&"):
+                # x++ and &x (which lets a callee write x) are definitions too
                 arg = n.child_by_field_name("argument")
                 if arg is not None and arg.type == "identifier":
                     assigns.setdefault(self.text_of(arg), []).append(n)
@@ -2020,10 +2024,16 @@ class ProgramModel:
             node = self._expr_node(expr)
             val = None
             if node is not None:
-                val = self._eval(node, function, node_src=self._tmp_src)
+                try:
+                    val = self._eval(node, function, node_src=self._tmp_src)
+                except RecursionError:  # generated code with thousands of terms
+                    val = None
             self._expr_cache[key] = val
             return val
-        return self._eval(expr, function, node_src=self.source)
+        try:
+            return self._eval(expr, function, node_src=self.source)
+        except RecursionError:
+            return None
 
     def _lookup(self, name: str, fn: Function | None) -> int | None:
         if fn is not None:

@@ -379,6 +379,21 @@ void solution_compute(float* a, int n) {
     assert (m.warnings, m.degraded) == ([], False)
     assert [(v.name, v.dim_values, v.size_bytes) for v in m.vars] == [("w", [3], 12)]
     assert [(c.name, c.category) for c in m.calls] == [("thrust::for_each", "thrust")]
+    # the lambda body is device code; its parameter is not a uniform value
+    assert [(a.array, a.space, a.stride_tx) for a in m.accesses] == [
+        ("a", "unknown", None), ("w", "constant", 0)]
+
+
+def test_cuda_malloc_targets_are_device_memory():
+    src = """
+void solution_compute(float* h, int n) {
+    float* d;
+    cudaMalloc((void**)&d, n * sizeof(float));
+    thrust::for_each(thrust::device, d, d + n, [=] __device__ (float& x) { d[0] = x; });
+}
+"""
+    m = build_model(src, index=False)
+    assert [(a.array, a.space, a.stride_tx) for a in m.accesses] == [("d", "global", 0)]
 
 
 def test_query_is_filtered_by_reachability():
@@ -410,3 +425,18 @@ void solution_compute(Params p) { k<<<1, 32>>>(p, 0); }
         m = build_model(src, index=index)
         assert [(a.array, a.space, a.stride_tx) for a in m.accesses] == [
             ("p.b", "global", 1), ("p.a", "global", 1), ("q->a", "global", 1)]
+
+
+def test_address_taken_locals_are_not_constants():
+    src = """
+__global__ void k(float* a) { a[threadIdx.x] = 0.0f; }
+void solution_compute(float* a) {
+    int grid = 0, block = 256;
+    cudaOccupancyMaxPotentialBlockSize(&grid, &block, k);
+    int t = 128;
+    k<<<grid, block>>>(a);
+    k<<<1, t>>>(a);
+}
+"""
+    m = build_model(src, index=False)
+    assert [(la.grid_value, la.block_value) for la in m.launches] == [(None, None), ((1,), (128,))]

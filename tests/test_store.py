@@ -100,3 +100,15 @@ def test_export_of_an_empty_store_is_a_usage_error(tmp_path):
     res = CliRunner().invoke(app, ["results", "export", str(tmp_path)])
     assert res.exit_code == 2
     assert "no results found" in res.stderr
+
+
+def test_reaudit_recomputes_flags_from_the_recorded_trace(tmp_path):
+    row, trace = _row(tmp_path, flags={"timer-tamper": "stale verdict"})
+    trials = [dict(t, index=i, profile=json.dumps(t["profile"]) if t.get("profile") else None)
+              for i, t in enumerate(trace["trials"])]
+    store.append(tmp_path, row, trials, trace)
+    assert store.read_results(tmp_path).loc[0, "timing_source"] == "outside"
+    (updated,) = H.reaudit(tmp_path)
+    df = store.read_results(tmp_path)
+    assert df.loc[0, "audit_flags"] == [] and df.loc[0, "timing_source"] == "inside"
+    assert df.loc[0, "e2e_ms_median"] == 1.0 and updated["speedup"] == 4.0

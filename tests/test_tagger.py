@@ -296,3 +296,11 @@ def test_worker_crash_falls_back_in_process(bad_tree, monkeypatch):
     assert all(r.ok for r in results.values())
     assert any("worker failed (BrokenProcessPool" in w for w in results["good.cu"].warnings), \
         results["good.cu"].warnings
+
+
+def test_generated_code_with_huge_expressions_is_tagged():
+    terms = "+".join(["x"] * 3000)
+    src = (f"__global__ void k(float* a, int x) {{ a[threadIdx.x + {terms}] = 0.0f; }}\n"
+           "void solution_compute(float* a) { k<<<1, 32>>>(a, 1); }\n")
+    r = tagger.tag_source(src, "deep.cu", detectors=DETS, index=False)
+    assert r.ok and [lb.id for lb in r.labels] == ["MEM-02"]

@@ -25,7 +25,11 @@ mkdir -p "$STORE"
 t0=$(date +%s)
 timeout ${RUN_TIMEOUT:-480} python3 analyses/h200/run_h200.py --store "$STORE" "$@" 2>&1 | tee "$OUT/run.log"
 echo "run_h200.py: $(( $(date +%s) - t0 )) s" | tee -a "$OUT/run.log"
-python3 -m strategylens.cli results export "$STORE" --format csv > "$OUT/h200.csv" 2>>"$OUT/run.log"
+# (the same as `strategylens results export "$STORE" --format csv`, without the CLI's other
+# nouns, whose dependencies the GPU image may lack)
+python3 -c "import sys; from strategylens.store import read_results; df = read_results(sys.argv[1]); \
+df.assign(audit_flags=df['audit_flags'].map(';'.join)).to_csv(sys.argv[2], index=False)" \
+  "$STORE" "$OUT/h200.csv" 2>>"$OUT/run.log"
 if [ "${SKIP_PYTEST:-0}" != 1 ]; then
   timeout ${PYTEST_TIMEOUT:-100} python3 -m pytest -q -m gpu tests/test_harness_gpu.py 2>&1 | tail -40 | tee "$OUT/pytest_gpu.log"
 fi
