@@ -5,7 +5,9 @@ fast path used here skips CUDA's and the C++ library's headers (``-nocudainc -no
 pre-includes a small prelude that declares the CUDA qualifiers, the builtin index variables and the
 common vector types, so a file parses in a few milliseconds; the file's own folder is on the
 include path, so macros from its local headers expand. Skipped headers and unknown names become
-recoverable clang errors (``IndexResult.missing_headers`` / ``errors``), not failures. For each ``ARRAY_SUBSCRIPT_EXPR`` in device code the index is linearised as
+recoverable clang errors (``IndexResult.missing_headers`` / ``errors``), not failures.
+
+For each ``ARRAY_SUBSCRIPT_EXPR`` in device code the index is linearised as
 ``coef * threadIdx.x + rest`` following local variables through their assignments; multi-
 dimensional arrays with known extents are linearised row-major. The coefficient is attached to
 the matching :class:`strategylens.model.Access` (``stride_tx``, ``stride_expr``,
@@ -74,7 +76,8 @@ __SL_VEC(long long, longlong)
 struct __half { unsigned short x; }; struct __half2 { __half x, y; }; typedef __half half;
 struct __nv_bfloat16 { unsigned short x; };
 __device__ void __syncthreads(); __device__ void __syncwarp(unsigned m = 0xffffffff);
-template <class T> __host__ __device__ T min(T a, T b); template <class T> __host__ __device__ T max(T a, T b);
+template <class T> __host__ __device__ T min(T a, T b);
+template <class T> __host__ __device__ T max(T a, T b);
 template <class T> __device__ T __ldg(const T* p);
 """
 

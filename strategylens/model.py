@@ -29,9 +29,9 @@ Items (each keeps ``node``, the tree-sitter node, and ``line`` or ``line_start``
   stride_source, indices, is_read, cast_type, stride_expr)``: array subscripts and pointer
   dereferences in device code (kernels, device functions, and ``__device__`` lambdas inside host
   functions, whose accesses carry the host function's name; a lambda parameter index has no
-  stride). Host pointers filled by ``cudaMalloc`` count as global memory. ``index_text`` is the last (fastest varying) index, ``indices``
-  all of them; ``cast_type`` the pointee type of a ``reinterpret_cast<float4*>(p)[i]`` style
-  access; ``stride_tx`` the coefficient of ``threadIdx.x`` in the linearised index
+  stride). Host pointers filled by ``cudaMalloc`` count as global memory. ``index_text`` is the
+  last (fastest varying) index, ``indices`` all of them; ``cast_type`` the pointee type of a
+  ``reinterpret_cast<float4*>(p)[i]`` style access; ``stride_tx`` the coefficient of ``threadIdx.x`` in the linearised index
   (``stride_expr`` its text when it is symbolic, e.g. ``'n'``), including the offset of a local
   pointer into its array (``row = a + tid * n; row[k]`` has stride ``'n'``); ``stride_source`` is
   ``'libclang'`` or ``'tree-sitter'``. ``&a[i]`` is an access only as the target of an atomic or
@@ -377,6 +377,8 @@ def type_size(type_text: str) -> int | None:
 
 
 def _int_literal(text: str) -> int | None:
+    """Value of a C integer literal (``0x1F``, ``0b101``, ``017``, ``256u``, ``1'000``), or
+    None (float literals are not integer constants)."""
     t = text.replace("'", "").rstrip("uUlL")
     try:
         if t.lower().startswith("0x"):
@@ -386,10 +388,6 @@ def _int_literal(text: str) -> int | None:
         if len(t) > 1 and t.startswith("0") and t.isdigit():
             return int(t, 8)
         return int(t)
-    except ValueError:
-        pass
-    try:  # a float literal with an integral value (2.0f) is not an int constant
-        return None if t else None
     except ValueError:
         return None
 
@@ -422,7 +420,6 @@ _BINOPS = {
 _PP_PREDEFINED = {"__CUDACC__", "__NVCC__", "__cplusplus", "__CUDACC_VER_MAJOR__",
                   "__CUDACC_VER_MINOR__", "__GNUC__", "__linux__", "__CUDA_RUNTIME_H__"}
 _PP_UNKNOWN = {"__CUDA_ARCH__", "NDEBUG", "DEBUG", "_DEBUG"}
-_FUNCTION_TYPES = ("function_definition",)
 _LOOP_TYPES = {"for_statement": "for", "while_statement": "while", "do_statement": "do",
                "for_range_loop": "for"}
 _SKIP_TYPES = {"comment", "string_literal", "raw_string_literal", "char_literal",
@@ -945,9 +942,13 @@ class ProgramModel:
         f = Function(name, n, body, self.line_of(n), n.end_point[0] + 1, quals, is_kernel,
                      is_device, is_host, params, tparams, launch_bounds, tdefaults)
         self.functions.setdefault(name, []).append(f)
-        (self.kernels if is_kernel else self.device_functions if is_device and "__host__" not in quals else self.host_functions).append(f)
-        if is_device and "__host__" in quals:
-            self.device_functions.append(f)
+        if is_kernel:
+            self.kernels.append(f)
+        else:  # __host__ __device__ functions are in both lists
+            if is_device:
+                self.device_functions.append(f)
+            if is_host:
+                self.host_functions.append(f)
         self._fn_list.append(f)
 
     def _enclosing_class(self, n: Node) -> str | None:
@@ -1938,9 +1939,6 @@ class ProgramModel:
             return True
         return f.name in self.reachable
 
-    def _fn_ok(self, name: str | None, all: bool) -> bool:
-        return all or name is None or name in self.reachable
-
     def reachable_kernels(self) -> list[Function]:
         return [k for k in self.kernels if k.name in self.reachable]
 
@@ -2091,7 +2089,7 @@ class ProgramModel:
                 return None
             if s.lower().startswith("0x") and ("." in s or "p" in s.lower()):
                 return None
-            return _int_literal(s.rstrip("fF") if s.lower().startswith("0x") else s)
+            return _int_literal(s)
         if t == "preproc_defined":
             ident = next((c for c in n.named_children if c.type == "identifier"), None)
             d = self._pp_defined(txt(ident), n) if ident is not None else None

@@ -357,8 +357,8 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     cache : bool or path
         Use the per-file cache (a folder, or $STRATEGYLENS_CACHE, or ~/.cache/strategylens/tag).
     chunk : int
-        Least number of files sent to a worker at a time (larger runs send about four chunks
-        per worker).
+        Least number of files sent to a worker at a time (larger runs send about sixteen
+        chunks per worker).
 
     Yields
     ------
@@ -402,7 +402,7 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
                 store.put(data, r)
             yield r
         return
-    chunk = max(chunk, len(todo) // (jobs * 4))  # about four chunks per worker
+    chunk = max(chunk, len(todo) // (jobs * 16))  # many small chunks keep workers busy
     chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_worker_init,
                              initargs=(detectors, entry, index, catalog, size_limit)) as ex:

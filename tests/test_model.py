@@ -104,6 +104,9 @@ def test_constants(m):
     assert m.eval_int("BS * 2", scale) == 512  # bound from the launch scale<BLOCK>
     assert m.eval_int("sizeof(float4) + (7 >> 1) % 3 - ~0", None) == 16 + 0 + 1
     assert m.eval_int("n + 1", scale) is None
+    literals = ["0xFF", "0xffffffff", "017", "0b101", "256u", "1024UL", "2.0f", "1e3"]
+    assert [m.eval_int(x) for x in literals] == [255, 4294967295, 15, 5, 256, 1024, None, None]
+    assert m.eval_int("BLOCK > 128 ? 1 : 0") == 1 and m.eval_int("min(TILE, 8)") == 8
 
 
 def test_shared_and_constant_declarations(m):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +39,7 @@ DOMAIN_OF = {
     "heat2d": "hpc", "spmv_power": "hpc", "histogram": "hpc",
     "bfs": "graph", "pagerank": "graph",
     "pairwise_dist": "spatial-temporal", "smith_waterman": "spatial-temporal",
-    "sph_density": "scientific-simulation",
+    "sph_density": "scientific-simulation", "nbody": "scientific-simulation",
     "knapsack": "operations-research", "inventory_dp": "operations-research",
 }
 TASK_IDS = sorted(DOMAIN_OF)
@@ -56,6 +57,9 @@ def test_every_task_loads_with_its_domain():
     tasks = T.list_tasks()
     assert {t.id: t.domain for t in tasks} == DOMAIN_OF
     assert {t.domain for t in tasks} == set(T.DOMAINS)
+    per_domain = Counter(t.domain for t in tasks)
+    assert per_domain == {"hpc": 3, "graph": 2, "spatial-temporal": 2, "finance": 2,
+                          "operations-research": 2, "scientific-simulation": 2}
     for t in tasks:
         assert set(t.sizes) == {"small", "medium", "large"}
         assert (t.path / "reference.c").exists() and (t.path / "gen.py").exists()

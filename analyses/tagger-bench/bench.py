@@ -28,7 +28,8 @@ from strategylens.tagger import get_catalog, resolve_detectors, tag_paths
 
 
 def sources() -> list[Path]:
-    pools = [REPO_ROOT / "catalog", REPO_ROOT / "tasks", REPO_ROOT / "tests" / "fixtures" / "tagger"]
+    pools = [REPO_ROOT / "catalog", REPO_ROOT / "tasks",
+             REPO_ROOT / "tests" / "fixtures" / "tagger"]
     out: list[Path] = []
     for pool in pools:
         out += sorted(p for p in pool.rglob("*") if p.suffix in (".cu", ".cuh") and p.is_file()

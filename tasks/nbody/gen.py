@@ -3,7 +3,7 @@
 import numpy as np
 
 R_MAX = 10.0  # Plummer radii beyond this are not drawn
-SOFTENING = 0.05
+SOFT2 = 0.0025  # softening length 0.05, squared
 
 
 def generate(params: dict, seed: int) -> dict:
@@ -17,5 +17,5 @@ def generate(params: dict, seed: int) -> dict:
     direction /= np.linalg.norm(direction, axis=1, keepdims=True)
     pos = np.ascontiguousarray(direction * radius[:, None], dtype=np.float32).ravel()
     mass = rng.uniform(0.5, 1.5, n).astype(np.float32)
-    return {"n": n, "pos": pos, "mass": mass, "soft2": SOFTENING**2,
+    return {"n": n, "pos": pos, "mass": mass, "soft2": SOFT2,
             "G": float(np.float32(1.0 / n))}
