@@ -14,10 +14,19 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+DEMO := demo-out
+
+# The main job on the bundled data: check the catalog, tag the bundled solutions (task ports and
+# the hand-labelled LLM-style corpus), then relate the labels to the committed H200 measurements.
 demo: $(STAMP)
 	$(BIN)/strategylens catalog validate
 	$(BIN)/strategylens catalog list
-	$(BIN)/strategylens tag tasks/*/solutions --format human || true
+	mkdir -p $(DEMO)
+	$(BIN)/strategylens tag tasks/*/solutions tests/fixtures/gold tests/fixtures/gold-heldout
+	$(BIN)/strategylens tag tasks/*/solutions tests/cheats tests/fixtures/harness_task/saxpy/solutions --format jsonl > $(DEMO)/labels.jsonl
+	$(BIN)/strategylens results export analyses/h200 --format csv > $(DEMO)/h200.csv
+	$(BIN)/strategylens report --store analyses/h200 --labels $(DEMO)/labels.jsonl --out $(DEMO)/report
+	@echo "demo: labels in $(DEMO)/labels.jsonl, H200 results in $(DEMO)/h200.csv, report in $(DEMO)/report/report.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not gpu" tests
@@ -26,4 +35,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check strategylens tests
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info $(DEMO)

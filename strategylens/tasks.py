@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -782,7 +783,8 @@ def build_reference(task: Task) -> Path:
     if lib.exists():
         return lib
     lib.parent.mkdir(parents=True, exist_ok=True)
-    tmp = lib.with_name(f".{lib.name}.{os.getpid()}")
+    # pid and thread id: threads of one process may build the same reference at once
+    tmp = lib.with_name(f".{lib.name}.{os.getpid()}.{threading.get_ident()}")
     proc = subprocess.run(["gcc", *GCC_FLAGS, "-o", str(tmp), str(src), "-lm"], check=False,
                           capture_output=True, text=True)
     if proc.returncode != 0:

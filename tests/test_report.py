@@ -136,4 +136,4 @@ def test_degenerate_inputs(tmp_path):
     two = pd.concat([one, one.assign(task="b")]).drop(columns="MEM-02")
     paths = report.build_report(stats.prepare_table(two, "two.csv"), tmp_path, bootstrap=0)
     assert sorted(paths) == ["forest", "html", "markdown", "structural"]
-    assert "Only one size in the data" in paths["markdown"].read_text()
+    assert "No effect by size could be estimated" in paths["markdown"].read_text()

@@ -390,3 +390,17 @@ def test_acceleval_task_maps_onto_task():
     inputs = task.generate("small")
     np.testing.assert_array_equal(inputs["ys"], np.array([0.0, 0.5, 1.0], np.float32))
     assert inputs["eps"] == 0.25 and inputs["N"] == 3
+
+
+def test_build_reference_is_safe_from_parallel_threads(tmp_path, monkeypatch):
+    # Threads of one process building the same reference must not race on one temporary file.
+    from concurrent.futures import ThreadPoolExecutor
+
+    import strategylens.tasks as tasks_mod
+
+    monkeypatch.setattr(tasks_mod, "CACHE_DIR", tmp_path)
+    task = tasks_mod.load_task("histogram")
+    with ThreadPoolExecutor(4) as pool:
+        libs = list(pool.map(lambda _: tasks_mod.build_reference(task), range(4)))
+    assert len(set(libs)) == 1 and libs[0].exists()
+    assert [p.name for p in libs[0].parent.iterdir() if p.name.startswith(".")] == []

@@ -76,7 +76,7 @@ class SubstringRule(Detector):
                 return
             lines.append(text.count("\n", 0, min(hits)) + 1)
         for line in sorted(set(lines)):
-            yield Finding(line, line, confidence=0.5, note=self.name)
+            yield Finding(line, line, confidence=0.5)
 
 
 DETECTORS = [
