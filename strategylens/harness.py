@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from strategylens import __version__
+from strategylens.provenance import cpu_model, git_commit
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HARNESS_SRC = REPO_ROOT / "harness"
@@ -828,24 +829,6 @@ def _smi(query: str) -> str:
         return ""
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def git_commit() -> str:
-    try:
-        res = _run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"], 10)
-        return res.stdout.strip() if res.returncode == 0 else "uncommitted"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
 def probe_device(native: dict[str, Path], cfg: RunConfig, bandwidth_bytes: int = 256 << 20) -> dict:
     """GPU facts and copy bandwidths, measured once per run in a child of their own."""
     child = Child(native, {"cupti": False, "bandwidth_bytes": bandwidth_bytes,
@@ -864,7 +847,7 @@ def probe_device(native: dict[str, Path], cfg: RunConfig, bandwidth_bytes: int =
                                            "clocks.max.mem")},
         "compute_cap": smi.get("compute_cap"), "l2_bytes": msg.get("l2_bytes"),
         "bandwidth": msg.get("bandwidth", {}), "nvcc": nvcc_version(), "cpu_model": cpu_model(),
-        "commit": git_commit(), "tool_version": __version__,
+        "commit": git_commit() or "unknown", "tool_version": __version__,
         "host": platform.node(),
     }
 

@@ -15,7 +15,6 @@ import importlib.util
 import json
 import operator
 import os
-import platform
 import re
 import shutil
 import socket
@@ -34,6 +33,7 @@ import numpy as np
 import yaml
 
 from strategylens import REPO_ROOT, __version__
+from strategylens.provenance import cpu_model, git_commit
 
 TASKS_DIR = REPO_ROOT / "tasks"
 CACHE_DIR = Path(os.environ.get("STRATEGYLENS_CACHE") or Path.home() / ".cache" / "strategylens")
@@ -739,26 +739,6 @@ def gcc_version() -> str:
         return "unknown"
 
 
-def cpu_model() -> str:
-    """CPU model name from /proc/cpuinfo (platform.processor() as a fallback)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def git_commit() -> str | None:
-    """``git rev-parse HEAD`` of the repository, or None."""
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True,
-                              text=True, check=True).stdout.strip() or None
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
 def reference_hash(task: Task) -> str:
     src = (task.path / "reference.c").read_bytes()
     return hashlib.sha256(src + b"\0" + " ".join(GCC_FLAGS).encode() + b"\0" +
@@ -866,7 +846,7 @@ def run_reference(task: Task, size: str, trials: int = 3, seed_offset: int = 0,
         "trials_s": times, "median_s": float(np.median(times)), "min_s": float(min(times)),
         "cpu": cpu, "cpu_model": cpu_model(), "gcc": gcc_version(),
         "gcc_flags": " ".join(GCC_FLAGS), "hostname": socket.gethostname(),
-        "commit": git_commit(), "utc": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "commit": git_commit(short=False), "utc": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "strategylens": __version__, "reference_sha256": reference_hash(task),
         "task_sha256": task.content_hash(), "gen_s": status["gen_s"],
         "bytes_in": status["bytes_in"], "bytes_out": status["bytes_out"],

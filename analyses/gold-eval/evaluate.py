@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import platform
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ import yaml
 from strategylens import REPO_ROOT, __version__
 from strategylens.catalog import load_catalog
 from strategylens.detectors import load_detectors
+from strategylens.provenance import git_commit
 from strategylens.tagger import tag_file
 
 GOLD = REPO_ROOT / "tests" / "fixtures" / "gold"
@@ -78,8 +78,7 @@ def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     gold_dir = Path(args[0]).resolve() if args else GOLD
     res = evaluate(gold_dir, index=index)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=REPO_ROOT).stdout.strip()
+    commit = git_commit()
     res["context"] = {"tool_version": __version__, "commit": commit, "index": index,
                       "python": platform.python_version(),
                       "utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
