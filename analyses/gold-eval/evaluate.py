@@ -81,7 +81,7 @@ def main() -> None:
     commit = git_commit()
     res["context"] = {"tool_version": __version__, "commit": commit, "index": index,
                       "python": platform.python_version(),
-                      "utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+                      "utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
     for row in res["files"]:
         print(f"{row['file']:28s} FP={','.join(row['false_positive']) or '-':30s} "
               f"FN={','.join(row['false_negative']) or '-':20s} line-miss={','.join(row['line_miss']) or '-'}")
