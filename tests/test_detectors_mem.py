@@ -224,12 +224,28 @@ def test_mem08_padding_yes_halo_and_filter_no():
         __shared__ float lit[32][33];
         pad[threadIdx.y][threadIdx.x] = in[threadIdx.x];
         halo[threadIdx.y][threadIdx.x] = in[threadIdx.x];
-        f[0][0] = 1.0f; lit[0][threadIdx.x] = 0.0f;
+        f[0][0] = 1.0f; lit[threadIdx.x][0] = 0.0f;
         __syncthreads();
         out[threadIdx.x] = pad[threadIdx.x][threadIdx.y] + halo[1][1] + f[0][0] + lit[0][0];
     }
     """ + entry("k<<<1, dim3(16, 16)>>>(a, b);")
     assert lines(mem.BankConflictAvoidance, src) == {3, 6}
+
+
+def test_mem08_row_only_table_is_not_bank_padding():
+    # A DP table [3][N + 1] read along its rows: the +1 is the DP boundary, not bank padding.
+    src = """\
+    #define N 1024
+    __global__ void k(const int* in, int* out) {
+        __shared__ int diag[3][N + 1];
+        __shared__ float t[32][32 + 1];
+        for (int d = 0; d < 3; ++d) diag[d % 3][threadIdx.x] = in[threadIdx.x];
+        t[threadIdx.x][threadIdx.y] = 1.0f;
+        __syncthreads();
+        out[threadIdx.x] = diag[1][threadIdx.x] + (int)t[threadIdx.y][threadIdx.x];
+    }
+    """ + entry("k<<<1, dim3(32, 32)>>>(a, b);")
+    assert lines(mem.BankConflictAvoidance, src) == {4}
 
 
 # --- MEM-09 ---------------------------------------------------------------------------------

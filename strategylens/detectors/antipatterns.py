@@ -417,10 +417,18 @@ def _csr_row(model: ProgramModel, init: Node, cond: Node) -> str | None:
     return None
 
 
-def _loaded(model: ProgramModel, fn: Function, name: str) -> bool:
-    """Whether local ``name`` is loaded from memory (``v = frontier[t]``)."""
-    return any(any(n.type == "subscript_expression" or n.type == "pointer_expression"
-                   for n in descendants(v)) for v in _initialisers(model, fn, name))
+def _loaded(model: ProgramModel, fn: Function, name: str, seen: frozenset = frozenset()) -> bool:
+    """Whether local ``name`` comes from memory (``v = frontier[t]``), directly or through other
+    locals (``bits = frontier[w]; b = __ffs(bits); u = w * 32 + b``)."""
+    if name in seen or len(seen) > 6:
+        return False
+    for value in _initialisers(model, fn, name):
+        if any(n.type in ("subscript_expression", "pointer_expression") for n in descendants(value)):
+            return True
+        if any(_loaded(model, fn, other, seen | {name})
+               for other in identifiers(model, value) - {name}):
+            return True
+    return False
 
 
 def _data_guarded(model: ProgramModel, fn: Function, loop: Loop, row: str) -> bool:

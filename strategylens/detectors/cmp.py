@@ -361,6 +361,11 @@ class AlgorithmSubstitution(Detector):
                         arg != lp.var and self._incremented(model, lp.node, arg)):
                     yield lp.line_start, 0.55, "level-synchronous BFS (level loop)"
                     break
+        # the same level loop inside one persistent kernel (levels separated by grid barriers)
+        for k in model.reachable_kernels():
+            for lp in model.loops_in(k):
+                if lp.var and lp.step_value == 1 and self._writes_plus_one(model, k, lp.var):
+                    yield lp.line_start, 0.55, "level-synchronous BFS (device level loop)"
 
     def _writes_plus_one(self, model, k, name) -> bool:
         for n in fn_nodes(model, k, "assignment_expression"):

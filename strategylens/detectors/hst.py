@@ -680,6 +680,22 @@ class DeviceResidentIteration(LineDetector):
             else:
                 conf, note = 0.7, "state stays on the device across iterations"
             yield Finding(lp.line_start, lp.line_start, conf, note=note)
+        yield from self._persistent(model)
+
+    @staticmethod
+    def _persistent(model: ProgramModel) -> Iterator[Finding]:
+        """Iterations inside one long-lived kernel: a loop of a reachable kernel whose body
+        synchronises the whole grid, so every iteration's state and stopping test stay on the
+        device by construction."""
+        for k in model.reachable_kernels():
+            loops = [lp for lp in model.loops_in(k)
+                     if any(c.category == "grid_sync" or c.name.endswith("grid.sync")
+                            or (c.name.endswith("sync") and "grid" in c.args[:1])
+                            for c in model.calls_in(k)
+                            if lp.line_start <= c.line <= lp.line_end)]
+            for lp in outermost(loops):
+                yield Finding(lp.line_start, lp.line_start, 0.8,
+                              note="iterations run inside one kernel with grid-wide barriers")
 
     @staticmethod
     def _staged(model: ProgramModel, loop: Loop) -> bool:

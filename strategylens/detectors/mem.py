@@ -1005,7 +1005,8 @@ class BankConflictAvoidance(Detector):
     def detect(self, model: ProgramModel) -> Iterator[Finding]:
         for fn in model.reachable_kernels():
             for v in model.vars_in(fn, space="shared"):
-                if len(v.dims) >= 2 and self._padded(model, fn, v):
+                if len(v.dims) >= 2 and self._padded(model, fn, v) and \
+                        self._column_walk(model, fn, v.name):
                     yield Finding(v.line, v.line, 0.85, None, f"{v.name} padded")
         shared = {(v.function, v.name) for v in model.vars if v.space == "shared"}
         seen = set()
@@ -1019,6 +1020,21 @@ class BankConflictAvoidance(Detector):
                     a.line not in seen:
                 seen.add(a.line)
                 yield Finding(a.line, a.line, 0.8, None, f"{a.array} swizzled index")
+
+    @staticmethod
+    def _column_walk(model, fn, name) -> bool:
+        """Some access lets the thread index pick a row other than the last dimension, so lanes
+        of a warp walk a column: the case padding exists for. (A DP table ``[3][N + 1]`` read
+        along its rows is padded for a boundary, not for banks.)"""
+        tiv = model.thread_index_vars(fn) | {"threadIdx"}
+        for a in model.accesses_in(fn):
+            if a.array != name:
+                continue
+            idxs = subscript_indices(a.node)
+            if len(idxs) >= 2 and any(identifiers(model, ix) & tiv or model.uses_thread_index(ix)
+                                      for ix in idxs[:-1]):
+                return True
+        return False
 
     @staticmethod
     def _padded(model, fn, v) -> bool:

@@ -267,26 +267,33 @@ class GridStrideLoop(Detector):
 
     def detect(self, model):
         for fn in device_functions(model):
-            seeds = {name for name, value, _ in assignments(model, fn)
-                     if "gridDim" in model.text_of(value) or
-                     re.search(r"\.\s*size\s*\(\s*\)|num_threads", model.text_of(value))}
-            grid_vars = derived(model, fn, seeds)
-            tiv = model.thread_index_vars(fn)
-            for loop in model.loops_in(fn):
-                steps = self._steps(model, loop)
-                if not any(_mentions_grid_size(model, fn, s, grid_vars) for s in steps):
-                    continue
-                start = loop.node.child_by_field_name("initializer")
-                updated = {model.text_of(s.parent.child_by_field_name("left")) for s in steps
-                           if s.parent is not None and s.parent.type == "assignment_expression"}
-                starts_at_thread = (start is not None and model.uses_thread_index(start)) or \
-                    (loop.var is not None and loop.var in tiv) or \
-                    (loop.node.type != "for_statement" and bool(updated & tiv))
-                if not starts_at_thread:
-                    continue
-                step_text = " ".join(model.text_of(s) for s in steps)
-                conf = 0.7 if re.fullmatch(r"\s*gridDim\.[xyz]\s*", step_text) else 0.95
+            for loop, conf in self.loops(model, fn):
                 yield at(loop.node, conf)
+
+    @classmethod
+    def loops(cls, model, fn) -> list:
+        """``(loop, confidence)`` for the grid-stride loops of ``fn``."""
+        seeds = {name for name, value, _ in assignments(model, fn)
+                 if "gridDim" in model.text_of(value) or
+                 re.search(r"\.\s*size\s*\(\s*\)|num_threads", model.text_of(value))}
+        grid_vars = derived(model, fn, seeds)
+        tiv = model.thread_index_vars(fn)
+        out = []
+        for loop in model.loops_in(fn):
+            steps = cls._steps(model, loop)
+            if not any(_mentions_grid_size(model, fn, s, grid_vars) for s in steps):
+                continue
+            start = loop.node.child_by_field_name("initializer")
+            updated = {model.text_of(s.parent.child_by_field_name("left")) for s in steps
+                       if s.parent is not None and s.parent.type == "assignment_expression"}
+            starts_at_thread = (start is not None and model.uses_thread_index(start)) or \
+                (loop.var is not None and loop.var in tiv) or \
+                (loop.node.type != "for_statement" and bool(updated & tiv))
+            if not starts_at_thread:
+                continue
+            step_text = " ".join(model.text_of(s) for s in steps)
+            out.append((loop, 0.7 if re.fullmatch(r"\s*gridDim\.[xyz]\s*", step_text) else 0.95))
+        return out
 
     @staticmethod
     def _steps(model, loop) -> list[Node]:
@@ -387,7 +394,8 @@ class ThreadCoarsening(Detector):
             if not writes:
                 continue
             fixed = self._fixed_loops(model, fn, writes)
-            chunks = self._chunk_loops(model, fn, writes, [lp for lp, _ in fixed])
+            grid_stride = [lp for lp, _ in GridStrideLoop.loops(model, fn)]
+            chunks = self._chunk_loops(model, fn, writes, [lp for lp, _ in fixed] + grid_stride)
             for loop in chunks:
                 if not any(inside(loop.node, c.node) for c, _ in fixed):
                     yield at(loop.node, 0.7)
