@@ -571,6 +571,36 @@ def row_major(coefs: list, dims: list[int | None]):
 # ---------------------------------------------------------------------------------------------
 # the model
 
+def _macro_text(value: str) -> str:
+    """A #define's value without trailing comments: tree-sitter keeps `4  // note` as one
+    preproc_arg token. Quotes are respected so "//" inside a string literal stays."""
+    out, i, quote = [], 0, None
+    while i < len(value):
+        c = value[i]
+        if quote:
+            out.append(c)
+            if c == "\\" and i + 1 < len(value):
+                out.append(value[i + 1])
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+            out.append(c)
+        elif value.startswith("//", i):
+            break
+        elif value.startswith("/*", i):
+            end = value.find("*/", i + 2)
+            if end < 0:
+                break
+            out.append(" ")
+            i = end + 1
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out).strip()
+
+
 class ProgramModel:
     """Facts about one CUDA source file; see the module docstring for the contract."""
 
@@ -795,13 +825,13 @@ class ProgramModel:
             elif t == "preproc_def":
                 name = self.text_of(n.child_by_field_name("name"))
                 val = n.child_by_field_name("value")
-                vt = self.text_of(val).strip()
+                vt = _macro_text(self.text_of(val))
                 self.macros[name] = Macro(name, vt, None, self.line_of(n))
             elif t == "preproc_function_def":
                 name = self.text_of(n.child_by_field_name("name"))
                 ps = n.child_by_field_name("parameters")
                 params = [self.text_of(c) for c in ps.named_children] if ps else []
-                vt = self.text_of(n.child_by_field_name("value")).strip()
+                vt = _macro_text(self.text_of(n.child_by_field_name("value")))
                 self.macros[name] = Macro(name, vt, None, self.line_of(n), params)
             elif t == "preproc_include":
                 self.includes.append(self.text_of(n.child_by_field_name("path")).strip("<>\""))

@@ -443,3 +443,13 @@ void solution_compute(float* a) {
 """
     m = build_model(src, index=False)
     assert [(la.grid_value, la.block_value) for la in m.launches] == [(None, None), ((1,), (128,))]
+
+
+def test_define_with_trailing_comment_folds_to_its_value():
+    from strategylens.model import build_model as _build
+
+    m = _build('#define RB 4   // outputs per thread\n#define S "a//b" /* c */\n'
+               '#define T (RB /* four */ * 2)\n__global__ void k() {}\n', index=False)
+    assert (m.macros["RB"].value_text, m.eval_int("RB")) == ("4", 4)
+    assert m.macros["S"].value_text == '"a//b"'
+    assert m.eval_int("T") == 8
