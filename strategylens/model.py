@@ -663,6 +663,18 @@ class ProgramModel:
             return ""
         return self.source[node.start_byte:node.end_byte].decode("utf8", "replace")
 
+    def _directive_value(self, val: Node | None) -> str:
+        """A #define's value: from its start to the end of the directive's line (continuations
+        included), comments removed. tree-sitter ends preproc_arg at an inline /* comment */."""
+        if val is None:
+            return ""
+        src = self.source
+        end = src.find(b"\n", val.start_byte)
+        while end > 0 and src[end - 1:end] == b"\\":
+            end = src.find(b"\n", end + 1)
+        end = len(src) if end < 0 else end
+        return _macro_text(src[val.start_byte:end].decode("utf8", "replace").replace("\\\n", " "))
+
     @staticmethod
     def line_of(node: Node) -> int:
         """1-based line where a node starts."""
@@ -824,14 +836,13 @@ class ProgramModel:
                 self._add_function(n)
             elif t == "preproc_def":
                 name = self.text_of(n.child_by_field_name("name"))
-                val = n.child_by_field_name("value")
-                vt = _macro_text(self.text_of(val))
+                vt = self._directive_value(n.child_by_field_name("value"))
                 self.macros[name] = Macro(name, vt, None, self.line_of(n))
             elif t == "preproc_function_def":
                 name = self.text_of(n.child_by_field_name("name"))
                 ps = n.child_by_field_name("parameters")
                 params = [self.text_of(c) for c in ps.named_children] if ps else []
-                vt = _macro_text(self.text_of(n.child_by_field_name("value")))
+                vt = self._directive_value(n.child_by_field_name("value"))
                 self.macros[name] = Macro(name, vt, None, self.line_of(n), params)
             elif t == "preproc_include":
                 self.includes.append(self.text_of(n.child_by_field_name("path")).strip("<>\""))

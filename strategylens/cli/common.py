@@ -86,8 +86,17 @@ def iter_progress(items: Iterable, total: int, description: str):
         return
     from rich.progress import Progress
 
+    # Take the first item before the bar's refresh thread starts: producers that fork worker
+    # processes do so on their first item, and forking beside a running thread can deadlock.
+    it = iter(items)
+    done = object()
+    first = next(it, done)
+    if first is done:
+        return
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(description, total=total)
-        for item in items:
+        yield first
+        progress.advance(task)
+        for item in it:
             yield item
             progress.advance(task)
