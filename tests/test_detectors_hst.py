@@ -324,3 +324,50 @@ extern "C" void solution_compute(int n, int* d_active) {
 }
 """
     assert report(src, {"HST-04", "HST-07", "AP-02"}) == {("HST-07", 10), ("AP-02", 10)}
+
+
+def test_state_through_host_each_iteration_is_a_round_trip():
+    # D2H into `host`, then H2D from `host` next iteration: a round trip although the buffers
+    # on the device differ; a chunk loop copying distinct slices back is not.
+    src = """\
+#include <cuda_runtime.h>
+__global__ void step(const float* a, float* b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) b[i] = 0.5f * a[i];
+}
+extern "C" void solution_compute(float* host, int n, int steps, float* d_in, float* d_out) {
+    for (int s = 0; s < steps; ++s) {
+        cudaMemcpy(d_in, host, n * sizeof(float), cudaMemcpyHostToDevice);
+        step<<<(n + 255) / 256, 256>>>(d_in, d_out, n);
+        cudaMemcpy(host, d_out, n * sizeof(float), cudaMemcpyDeviceToHost);
+    }
+    int chunk = n / 4;
+    for (int k = 0; k < 4; ++k) {
+        cudaMemcpy(d_in + k * chunk, host + k * chunk, chunk * sizeof(float), cudaMemcpyHostToDevice);
+        step<<<(chunk + 255) / 256, 256>>>(d_in + k * chunk, d_out + k * chunk, chunk);
+        cudaMemcpy(host + k * chunk, d_out + k * chunk, chunk * sizeof(float), cudaMemcpyDeviceToHost);
+    }
+}
+"""
+    assert report(src, {"AP-02", "HST-04"}) == {("AP-02", 10)}
+
+
+def test_host_reduction_feeding_the_next_launch_is_a_round_trip():
+    src = """\
+#include <cuda_runtime.h>
+#include <thrust/device_ptr.h>
+#include <thrust/reduce.h>
+__global__ void scale(float* x, float inv, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= inv;
+}
+extern "C" void solution_compute(float* d_x, int n, int iters) {
+    thrust::device_ptr<float> p(d_x);
+    for (int it = 0; it < iters; ++it) {
+        float total = thrust::reduce(p, p + n);
+        float inv = 1.0f / total;
+        scale<<<(n + 255) / 256, 256>>>(d_x, inv, n);
+    }
+}
+"""
+    assert report(src, {"AP-02", "HST-04"}) == {("AP-02", 11)}

@@ -394,3 +394,29 @@ extern "C" void solution_compute(int* next, int h, int w, float* out) {
 }
 """)
     assert report(src, par.MultidimensionalMapping) == {("PAR-10", 13)}
+
+
+def test_par02_lanes_stored_as_one_vector():
+    src = numbered("""
+#include <cuda_runtime.h>
+__global__ void k(const float4* in, float4* out, int n4) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n4) return;
+    float4 v = in[i];
+    float src[4] = {v.x, v.y, v.z, v.w};
+    float res[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) res[j] = src[j] * src[j] + 1.0f;
+    out[i] = make_float4(res[0], res[1], res[2], res[3]);
+}
+__global__ void copy4(const float4* in, float4* out, int n4) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n4) out[i] = make_float4(in[i].x, in[i].y, in[i].z, in[i].w);
+}
+extern "C" void solution_compute(const float4* in, float4* out, int n4) {
+    k<<<(n4 + 255) / 256, 256>>>(in, out, n4);
+    copy4<<<(n4 + 255) / 256, 256>>>(in, out, n4);
+}
+""")
+    assert report(src, par.ThreadCoarsening) == {("PAR-02", 9)}
+    assert [f.intensity for f in findings(src, par.ThreadCoarsening)] == [4.0]

@@ -397,6 +397,13 @@ def round_trips(model: ProgramModel, loop: Loop) -> list[tuple[int, float, str]]
     syncs: list[tuple[int, float, str]] = []
     h2d_pairs = {copy_endpoints(model, c) for c in calls
                  if copy_direction(model, c) == "h2d" and runs_every_iteration(loop, c.node)}
+    h2d_sources = {src for _, src in h2d_pairs}
+    counters = loop_var_names(model, loop)
+    launched = set()  # variables passed to a kernel launched in this loop
+    for la in model.launches:
+        if inside(loop.node, la.node):
+            for a in launch_args(la):
+                launched |= identifiers(model, a)
     host_visible = set()
     for c in reachable_host_calls(model):
         if c.name in _HOST_VISIBLE_ALLOCS:
@@ -413,11 +420,19 @@ def round_trips(model: ProgramModel, loop: Loop) -> list[tuple[int, float, str]]
                 out.append((c.line, 0.9, f"copies '{dst}' to the host to test the loop"))
             elif (src, dst) in h2d_pairs:
                 out.append((c.line, 0.75, f"copies '{src}' to the host and back every iteration"))
+            elif dst in h2d_sources and not any(identifiers(model, a) & counters
+                                                for a in call_args(c)):
+                # the whole state goes through host memory each iteration (not a chunk loop)
+                out.append((c.line, 0.75, f"state goes to the host ('{dst}') and back every "
+                                          "iteration"))
         elif c.category == "thrust" and base_name(c) in THRUST_RETURNS_TO_HOST:
             var = assigned_variable(model, c.node)
             if (var is not None and var in cont) or in_deciding_condition(model, loop, c.node):
                 out.append((c.line, 0.85, f"thrust::{base_name(c)} returns a value to the host "
                                           "that decides the loop"))
+            elif var is not None and _feeds(model, loop, var, launched):
+                out.append((c.line, 0.75, f"thrust::{base_name(c)} returns a value to the host "
+                                          "that the next launch needs"))
         elif c.category == "cublas" and any(k in c.name.lower() for k in ("dot", "nrm2", "asum",
                                                                           "amax", "amin")):
             args = call_args(c)
@@ -426,6 +441,27 @@ def round_trips(model: ProgramModel, loop: Loop) -> list[tuple[int, float, str]]
         elif c.category in ("device_sync", "sync") and cont & host_visible:
             syncs.append((c.line, 0.8, "synchronises to read a host-visible flag"))
     return out or syncs  # a copy already marks the round trip; its synchronisation adds nothing
+
+
+def _feeds(model: ProgramModel, loop: Loop, var: str, targets: set[str]) -> bool:
+    """Whether host variable ``var`` reaches one of ``targets`` inside ``loop``, directly or
+    through locals assigned from it (``inv = 1 / sqrtf(sq)``)."""
+    reach, frontier = {var}, [var]
+    body = loop.node
+    while frontier:
+        name = frontier.pop()
+        for n in descendants(body):
+            if n.type == "init_declarator":
+                left, right = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+            elif n.type == "assignment_expression":
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            else:
+                continue
+            target = root_identifier(model, left) if left is not None else None
+            if target and target not in reach and name in identifiers(model, right):
+                reach.add(target)
+                frontier.append(target)
+    return bool(reach & targets)
 
 
 def stage_loop(model: ProgramModel, loop: Loop) -> bool:

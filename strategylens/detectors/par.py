@@ -406,6 +406,39 @@ class ThreadCoarsening(Detector):
                 yield at(loop.node, 0.85, float(trips * (max(nested) if nested else 1)))
             yield from self._stores(model, fn, writes, [lp.node for lp, _ in fixed] +
                                     [lp.node for lp in chunks])
+            if not fixed:
+                yield from self._vector_lanes(model, fn)
+
+    @staticmethod
+    def _vector_lanes(model, fn):
+        """Lanes computed in a constant-trip loop into a local array, then stored to global
+        memory as one vector (``cv[k] = ...`` for k < 4, then ``out[i] = make_float4(cv[0], ...)``):
+        each thread computes several outputs."""
+        for loop in model.loops_in(fn):
+            trips = loop.trip_count
+            if trips is None or trips < 2 or loop.var is None:
+                continue
+            lanes = {a.array for a in model.accesses_in(fn)
+                     if a.is_write and a.space == "local" and inside(a.node, loop.node)
+                     and a.index_node is not None and loop.var in identifiers(model, a.index_node)}
+            if not lanes:
+                continue
+            for n in walk(fn.body):
+                if n.type != "call_expression":
+                    continue
+                callee = model.text_of(n.child_by_field_name("function"))
+                if not callee.startswith("make_") or callee[-1] not in "24":
+                    continue
+                args = n.child_by_field_name("arguments")
+                used = {model.text_of(a.child_by_field_name("argument")) for a in walk(args)
+                        if a.type == "subscript_expression"}
+                parent = n.parent
+                stored = parent is not None and parent.type == "assignment_expression" and any(
+                    w.is_write and w.space in ("global", "unknown") and w.node == parent.child_by_field_name("left")
+                    for w in model.accesses_in(fn))
+                if used & lanes and stored:
+                    yield at(loop.node, 0.7, float(trips), "lanes stored as one vector")
+                    return
 
     @staticmethod
     def _fixed_loops(model, fn, writes) -> list:
