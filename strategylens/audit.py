@@ -50,6 +50,7 @@ class Thresholds:
     host_device_frac: float = 0.25      # device busy (kernels, copies, memsets) over the call
     probe_slow_ratio: float = 1.5       # fresh input slower than repeated by this ratio
     probe_slow_min_ms: float = 0.1
+    persistent_bytes: int = 8 << 20     # device memory still held after every timed call
 
 
 # Paths the CUDA stack, libc and the dynamic loader open on their own.
@@ -144,6 +145,10 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
     if wrong:
         return f"{len(wrong)} fresh input set(s) answered wrongly after the timed calls"
     timed = _timed(trace)
+    kept = persistent_bytes(trace)
+    if kept is not None and kept > th.persistent_bytes:
+        return (f"{kept >> 20} MiB of device memory stays allocated after every call: device "
+                "buffers survive between calls of the entry point")
     if not (novel and repeat and timed):
         return None
     med = float(np.median([t["outside_ms"] for t in timed]))
@@ -153,6 +158,17 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
         return (f"fresh inputs took {', '.join(f'{n:.3f}' for n in slow)} ms against "
                 f"{fast:.3f} ms on inputs seen before: repeated inputs are served from a cache")
     return None
+
+
+def persistent_bytes(trace: dict) -> int | None:
+    """Device memory in use after the timed calls beyond what was in use once the library had
+    loaded (the least over those calls, so memory freed late does not count); None when not
+    measured. The driver hands out memory in 2 MiB pages, so small values are noise."""
+    base = trace.get("mem_after_load")
+    ends = [t["mem_used"] for t in _timed(trace) if t.get("mem_used") is not None]
+    if base is None or not ends:
+        return None
+    return min(ends) - base
 
 
 def check_work_after_return(trace: dict, th: Thresholds = Thresholds()) -> str | None:

@@ -295,3 +295,16 @@ def test_filesystem_access_separates_cuda_stack_from_solution():
 def test_call_ms_uses_the_outside_clock():
     tr = honest_trace()
     assert A.call_ms(tr) == pytest.approx(1.20 - 0.11)
+
+
+def test_device_memory_kept_between_calls_is_cross_call_state():
+    tr = honest_trace()
+    tr["mem_after_load"] = 1 << 30
+    for t in tr["trials"]:
+        t["mem_used"] = (1 << 30) + (2 << 20)  # one 2 MiB page: driver noise, not a cache
+    assert A.audit(tr) == {}
+    for t in tr["trials"]:
+        t["mem_used"] = (1 << 30) + (16 << 20)
+    flags = A.audit(tr)
+    assert set(flags) == {"cross-call-state"}
+    assert "16 MiB of device memory stays allocated" in flags["cross-call-state"]
