@@ -304,3 +304,39 @@ def test_generated_code_with_huge_expressions_is_tagged():
            "void solution_compute(float* a) { k<<<1, 32>>>(a, 1); }\n")
     r = tagger.tag_source(src, "deep.cu", detectors=DETS, index=False)
     assert r.ok and [lb.id for lb in r.labels] == ["AP-01", "MEM-02"]  # grid of one block
+
+
+def test_compare_mode_shows_where_substring_rules_disagree(tmp_path):
+    import csv as _csv
+    import io
+
+    from typer.testing import CliRunner
+
+    from strategylens.cli import app
+
+    src = tmp_path / "k.cu"
+    src.write_text(
+        "#include <cuda_runtime.h>\n"
+        "static const char* kNote = \"no __shared__ tiles, no __syncthreads\";\n"
+        "static int blocks_for(int n) { return (n + 255) / 256; }\n"
+        "__global__ void add(const float* __restrict__ a, float* b, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) b[i] += a[i];\n"
+        "}\n"
+        "extern \"C\" void solution_compute(const float* a, float* b, int n) {\n"
+        "    float *da, *db;\n"
+        "    cudaMalloc(&da, n * sizeof(float)); cudaMalloc(&db, n * sizeof(float));\n"
+        "    cudaMemcpy(da, a, n * sizeof(float), cudaMemcpyHostToDevice);\n"
+        "    cudaMemcpy(db, b, n * sizeof(float), cudaMemcpyHostToDevice);\n"
+        "    add<<<blocks_for(n), 256>>>(da, db, n);\n"
+        "    cudaMemcpy(b, db, n * sizeof(float), cudaMemcpyDeviceToHost);\n"
+        "    cudaFree(da); cudaFree(db);\n"
+        "}\n")
+    result = CliRunner().invoke(app, ["tag", str(src), "--detectors", "compare", "--format", "csv",
+                                      "--no-cache", "--no-index"])
+    assert result.exit_code == 0, result.output
+    rows = {r["id"]: r["verdict"] for r in _csv.DictReader(io.StringIO(result.stdout))}
+    # keywords in a string and a static helper fool the substring rules only
+    assert rows["MEM-02"] == "substring only"
+    assert rows["HST-01"] == "substring only"
+    assert rows["MEM-01"] == "strategylens only"

@@ -20,6 +20,7 @@ CSV_COLUMNS = ["path", "id", "kind", "confidence", "intensity", "line_start", "l
 class DetectorSet(str, Enum):
     ast = "ast"
     substring = "substring"
+    compare = "compare"
 
 
 def command(
@@ -29,8 +30,9 @@ def command(
     out: Optional[Path] = typer.Option(None, "--out", "-o",
                                        help="Also write one row per label to this .parquet file."),
     detectors: DetectorSet = typer.Option(DetectorSet.ast, "--detectors",
-                                          help="ast (strategylens) or substring (AccelEval's "
-                                               "keyword rules, for comparison)."),
+                                          help="ast (strategylens), substring (AccelEval's "
+                                               "keyword rules), or compare (both, side by "
+                                               "side, one row per file and ID)."),
     entry: str = typer.Option("solution_compute", "--entry",
                               help="Entry point for reachability."),
     no_index: bool = typer.Option(False, "--no-index",
@@ -58,6 +60,7 @@ def command(
       strategylens tag runs/ --format csv --jobs 2 > labels.csv
       strategylens tag runs/ --out labels.parquet --no-index
       strategylens tag solution.cu --detectors substring   # AccelEval's keyword labels
+      strategylens tag runs/ --detectors compare          # where the two disagree
     """
     from strategylens import tagger
 
@@ -68,6 +71,10 @@ def command(
         raise fail(str(exc), EXIT_USAGE) from None
     if not files:
         raise fail(f"no .cu or .cuh files under {', '.join(map(str, paths))}", EXIT_USAGE)
+    if detectors == DetectorSet.compare:
+        _compare(files, fmt, jobs, entry, not no_index, not no_cache, max_bytes,
+                 list(catalog) if catalog else None)
+        return
     if detectors == DetectorSet.ast or catalog:
         cat = tagger.get_catalog(list(catalog) if catalog else None)
         problems = getattr(cat, "errors", [])
@@ -105,6 +112,44 @@ def command(
     failed = sum(not r.ok for r in results)
     if failed:
         warn(f"{failed} of {len(results)} files could not be tagged")
+    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def _compare(files, fmt, jobs, entry, index, cache, max_bytes, extra_catalog) -> None:
+    """One row per (file, ID) that either detector set reports: what strategylens says beside
+    what AccelEval's substring rules say."""
+    from strategylens import tagger
+
+    cat = tagger.get_catalog(extra_catalog)
+    found: dict[str, dict[str, dict[str, str]]] = {}
+    failed = 0
+    for name in ("ast", "substring"):
+        stream = tagger.tag_paths(files, jobs=jobs or None, detectors=name, entry=entry,
+                                  index=index, catalog=cat if name == "ast" else None,
+                                  cache=cache, size_limit=max_bytes)
+        for r in iter_progress(stream, total=len(files), description=f"tagging ({name})"):
+            if not r.ok:
+                warn(r.error or f"{r.path}: failed")
+                failed += name == "ast"
+                continue
+            per_file = found.setdefault(r.path, {})
+            for lb in r.labels:
+                lines = ",".join(str(e.line_start) for e in lb.evidence)
+                per_file.setdefault(lb.id, {"ast": "", "substring": ""})[name] = lines
+    rows = []
+    for path in sorted(found):
+        for sid in sorted(found[path]):
+            seen = found[path][sid]
+            verdict = ("both" if seen["ast"] and seen["substring"] else
+                       "strategylens only" if seen["ast"] else "substring only")
+            rows.append({"file": path, "id": sid, "strategylens_lines": seen["ast"],
+                         "substring_lines": seen["substring"], "verdict": verdict})
+    emit(rows, fmt, columns=["file", "id", "strategylens_lines", "substring_lines", "verdict"],
+         title="strategylens vs AccelEval's substring rules")
+    n = {v: sum(r["verdict"] == v for r in rows) for v in ("both", "strategylens only",
+                                                          "substring only")}
+    warn(f"{n['both']} (file, ID) pairs agree, {n['strategylens only']} only strategylens, "
+         f"{n['substring only']} only the substring rules")
     raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
 
 
