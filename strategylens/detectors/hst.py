@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from tree_sitter import Node
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import Call, Function, Launch, Loop, ProgramModel
+from strategylens.model import Call, Function, Launch, Loop, ProgramModel, iter_nodes
 
 # ---------------------------------------------------------------------------------------------
 # shared helpers
@@ -63,13 +63,10 @@ def inside(outer: Node, inner: Node) -> bool:
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
 
-def descendants(node: Node) -> Iterator[Node]:
-    """All nodes under ``node``, itself included, in source order."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
+def descendants(node: Node) -> Iterable[Node]:
+    """All nodes under ``node``, itself included, in source order (comments and strings not
+    entered)."""
+    return iter_nodes(node)
 
 
 def identifiers(model: ProgramModel, node: Node | None) -> set[str]:

@@ -8,11 +8,12 @@ data flow, work-counter classification of atomics) are shared with :mod:`strateg
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from tree_sitter import Node
 
 from strategylens.detectors import Detector, Finding
+from strategylens.model import iter_nodes
 
 # ---------------------------------------------------------------------------------------------
 # helpers shared by the PAR and LBL detectors
@@ -21,15 +22,9 @@ _LOOP_NODES = {"for_statement", "while_statement", "do_statement", "for_range_lo
 COMPARISONS = {"<", "<=", ">", ">="}
 
 
-def walk(node: Node | None) -> Iterator[Node]:
-    """``node`` and all its descendants, depth first."""
-    if node is None:
-        return
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
+def walk(node: Node | None) -> Iterable[Node]:
+    """``node`` and all its descendants, depth first (comments and strings not entered)."""
+    return () if node is None else iter_nodes(node)
 
 
 def line(node: Node) -> int:
