@@ -654,6 +654,9 @@ class ProgramModel:
         self._expr_cache: dict[str, int | None] = {}
         self._evaluating: set[str] = set()
         self._template_bindings: dict[str, dict[str, str]] = {}
+        self._template_sites: dict[str, list[tuple[list[str], Node]]] = {}
+        self._hoisted_pragmas: list[Node] = []
+        self._first_tree = None
         self._build()
 
     # ----- small helpers -------------------------------------------------------------------
@@ -702,6 +705,10 @@ class ProgramModel:
         self._collect_preproc_and_functions()
         self._bind_templates()
         self._walk_bodies()
+        for n in self._hoisted_pragmas:
+            self._add_pragma(n, self.in_function(n))
+        if self._hoisted_pragmas:
+            self.pragmas.sort(key=lambda p: p.line)
         self._expr_cache.clear()
         for m in self.macros.values():
             if m.params is None and m.value_text:
@@ -753,13 +760,50 @@ class ProgramModel:
         """Parse; when attribute macros (``__align__(16)``) or unknown macros (``FORCE_INLINE``)
         break the parse, blank exactly those tokens (same byte length, so lines and columns do
         not move) and parse again. Unknown macros are reported as warnings."""
-        tree = parser().parse(self.source)
+        src = self.source
+        tree = parser().parse(src)
         if tree.root_node.has_error:
             masked = self._mask_macros(tree.root_node)
             if masked is not None:
-                tree = parser().parse(masked)
+                src = masked
+                tree = parser().parse(src)
+        # `for (...)` NEWLINE `#pragma unroll` NEWLINE `for (...) body;` without braces: the
+        # grammar closes the outer loop with an empty body at the pragma, so the loops would not
+        # nest. Blank such pragmas (same length: lines do not move), parse again, and keep their
+        # nodes from the first tree for `pragmas` and `Loop.unroll`.
+        hoisted = self._pragmas_inside_headers(tree.root_node)
+        if hoisted:
+            buf = bytearray(src)
+            for n in hoisted:
+                for i in range(n.start_byte, n.end_byte):
+                    if buf[i] not in (0x0A, 0x0D):
+                        buf[i] = 0x20
+            self._first_tree = tree  # keeps the hoisted nodes valid
+            self._hoisted_pragmas = hoisted
+            tree = parser().parse(bytes(buf))
         self.tree = tree
         self.root = tree.root_node
+
+    @staticmethod
+    def _pragmas_inside_headers(root: Node) -> list[Node]:
+        found = []
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            stack.extend(n.children)
+            if n.type not in ("for_statement", "while_statement"):
+                continue
+            body = n.child_by_field_name("body")
+            if body is None or body.type != "expression_statement" or \
+                    body.end_byte - body.start_byte > 1:
+                continue
+            nxt = n.next_sibling
+            while nxt is not None and nxt.type == "comment":
+                nxt = nxt.next_sibling
+            if nxt is not None and nxt.type == "preproc_call" and nxt.text is not None and \
+                    nxt.text.lstrip().startswith(b"#pragma"):
+                found.append(nxt)
+        return found
 
     def _mask_macros(self, root: Node) -> bytes | None:
         src = self.source
@@ -1044,6 +1088,7 @@ class ProgramModel:
                         args = fn.child_by_field_name("arguments")
                         sites.setdefault(nm, []).append(
                             [self.text_of(a) for a in (args.named_children if args else [])])
+                        self._template_sites.setdefault(nm, []).append((sites[nm][-1], n))
         for name, fns in self.functions.items():
             for f in fns:
                 if not f.template_params:
@@ -1378,6 +1423,11 @@ class ProgramModel:
         prev = loop.prev_sibling
         while prev is not None and prev.type == "comment":
             prev = prev.prev_sibling
+        if prev is None or prev.type != "preproc_call":
+            # a pragma blanked by _parse that stood right above this loop
+            row = loop.start_point[0]
+            prev = next((h for h in self._hoisted_pragmas if h.end_point[0] in (row, row - 1)
+                         or h.start_point[0] == row - 1), prev)
         if prev is not None and prev.type == "preproc_call":
             d = prev.child_by_field_name("directive")
             arg = self.text_of(prev.child_by_field_name("argument")).strip()
@@ -2073,6 +2123,101 @@ class ProgramModel:
             return self._eval(expr, function, node_src=self.source)
         except RecursionError:
             return None
+
+    def instance_values(self, expr: str | Node, function: Function,
+                        _depth: int = 0) -> list[int] | None:
+        """The value of ``expr`` in each instantiation of template ``function`` that the file
+        makes (``k<4, 4><<<...>>>``, ``launch<64, 64, 16, 4, 4>(...)``, followed through callers
+        that are templates themselves); None when some instantiation leaves it unknown.
+        ``eval_int`` gives a value only when every instantiation agrees; this gives all of them
+        (for example the outputs per thread of each tile configuration)."""
+        plain = self.eval_int(expr, function)
+        if plain is not None:
+            return [plain]
+        if _depth > 3 or not function.template_params:
+            return None
+        sites = self._template_sites.get(function.name, [])
+        if not sites:
+            return None
+        values: list[int] = []
+        for args, node in sites:
+            caller = self.in_function(node)
+            envs: list[dict[str, int]] = []
+            per_param: list[list[int]] = []
+            for i, param in enumerate(function.template_params):
+                if i >= len(args):
+                    per_param.append([])
+                    continue
+                vals = (self.instance_values(args[i], caller, _depth + 1)
+                        if caller is not None else None)
+                if vals is None:
+                    v = self.eval_int(args[i])
+                    vals = [v] if v is not None else []
+                per_param.append(vals)
+            # a caller instantiated several ways passes each way on: pair values by position
+            width = max((len(v) for v in per_param), default=0)
+            for k in range(width):
+                envs.append({p: vals[k] if k < len(vals) else vals[-1]
+                             for p, vals in zip(function.template_params, per_param) if vals})
+            for env in envs:
+                v = self._eval_with(expr, function, env)
+                if v is None:
+                    return None
+                values.append(v)
+        return values or None
+
+    def trip_counts(self, loop: Loop) -> list[int] | None:
+        """Trip count of ``loop`` in each instantiation of its (template) function: the plain
+        ``trip_count`` when it is known, else the counts of ``for (int i = A; i < B; i += C)``
+        with A and B folded per instantiation (``i < TM`` with TM = 4 and 2 gives [4, 2])."""
+        if loop.trip_count is not None:
+            return [loop.trip_count]
+        fn = self.function_of(loop.function) if loop.function else None
+        if fn is None or loop.var is None or loop.step_value is None or loop.step_op is None:
+            return None
+        node = loop.node
+        init_n, cond_n = node.child_by_field_name("initializer"), node.child_by_field_name("condition")
+        start = None
+        if init_n is not None and init_n.type == "declaration":
+            d = init_n.child_by_field_name("declarator")
+            if d is not None and d.type == "init_declarator":
+                start = d.child_by_field_name("value")
+        elif init_n is not None and init_n.type == "assignment_expression":
+            start = init_n.child_by_field_name("right")
+        if start is None or cond_n is None or cond_n.type != "binary_expression" or \
+                self.text_of(cond_n.child_by_field_name("left")) != loop.var:
+            return None
+        op = self.text_of(cond_n.child_by_field_name("operator"))
+        starts = self.instance_values(start, fn)
+        bounds = self.instance_values(cond_n.child_by_field_name("right"), fn)
+        if not starts or not bounds:
+            return None
+        width = max(len(starts), len(bounds))
+        counts = []
+        for k in range(width):
+            a = starts[min(k, len(starts) - 1)]
+            b = bounds[min(k, len(bounds) - 1)]
+            t = self._trip_count(a, b, op, loop.step_value, loop.step_op)
+            if t is None:
+                return None
+            counts.append(t)
+        return counts
+
+    def _eval_with(self, expr: str | Node, function: Function, env: dict[str, int]) -> int | None:
+        """``eval_int`` with template parameters of ``function`` bound to ``env``."""
+        saved_bind = self._template_bindings.get(function.name)
+        saved_cache = self._expr_cache
+        self._template_bindings[function.name] = {**(saved_bind or {}),
+                                                  **{k: str(v) for k, v in env.items()}}
+        self._expr_cache = {}
+        try:
+            return self.eval_int(expr, function)
+        finally:
+            self._expr_cache = saved_cache
+            if saved_bind is None:
+                self._template_bindings.pop(function.name, None)
+            else:
+                self._template_bindings[function.name] = saved_bind
 
     def _lookup(self, name: str, fn: Function | None) -> int | None:
         if fn is not None:

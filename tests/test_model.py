@@ -453,3 +453,43 @@ def test_define_with_trailing_comment_folds_to_its_value():
     assert (m.macros["RB"].value_text, m.eval_int("RB")) == ("4", 4)
     assert m.macros["S"].value_text == '"a//b"'
     assert m.eval_int("T") == 8
+
+
+def test_pragma_between_loop_header_and_unbraced_body_keeps_nesting():
+    from strategylens.model import build_model as _build
+
+    src = ("__global__ void k(float* a) {\n"
+           "    float acc[4][4];\n"
+           "    for (int i = 0; i < 4; ++i)\n"
+           "#pragma unroll 2\n"
+           "        for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;\n"
+           "    a[threadIdx.x] = acc[1][1];\n"
+           "}\n"
+           "extern \"C\" void solution_compute(float* a) { k<<<1, 32>>>(a); }\n")
+    m = _build(src, index=False)
+    loops = {lp.var: lp for lp in m.loops}
+    assert loops["j"].parent is loops["i"] and loops["j"].unroll == 2
+    assert [(p.line, p.kind, p.value, p.function) for p in m.pragmas] == [(4, "unroll", 2, "k")]
+    assert not m.tree.root_node.has_error
+
+
+def test_template_values_per_instantiation():
+    from strategylens.model import build_model as _build
+
+    src = ("template <int TM, int TN>\n"
+           "__global__ void tile(float* c) {\n"
+           "    float acc[TM][TN];\n"
+           "    for (int i = 0; i < TM; ++i) acc[i][0] = 0.0f;\n"
+           "    c[threadIdx.x] = acc[0][0];\n"
+           "}\n"
+           "template <int A, int B>\n"
+           "void launch(float* c) { tile<A, B><<<1, 64>>>(c); }\n"
+           "extern \"C\" void solution_compute(float* c, int big) {\n"
+           "    if (big) launch<8, 4>(c); else launch<2, 2>(c);\n"
+           "}\n")
+    m = _build(src, index=False)
+    fn = m.function_of("tile")
+    assert m.eval_int("TM", fn) is None  # the instantiations disagree
+    assert m.instance_values("TM * TN", fn) == [32, 4]
+    loop = next(lp for lp in m.loops if lp.var == "i")
+    assert m.trip_counts(loop) == [8, 2]

@@ -340,7 +340,7 @@ class UncoalescedAccess(LineDetector):
             cond = lp.node.child_by_field_name("condition")
             if init is None or cond is None:
                 continue
-            row = _csr_row(model, init, cond)
+            row = _csr_row(model, init, cond, fn)
             if row is None or row not in tvars or _loaded(model, fn, row):
                 continue
             # Lanes striding over one row (`e = row_ptr[w] + lane; e += 32`) is LBL-02, not a
@@ -401,10 +401,20 @@ def _lane_stride(expr: str | None) -> int | str | None:
     return "symbolic"
 
 
-def _csr_row(model: ProgramModel, init: Node, cond: Node) -> str | None:
-    """The row variable ``r`` of a ``for (k = ptr[r]; k < ptr[r + 1]; ...)`` loop."""
-    starts = [n for n in descendants(init) if n.type == "subscript_expression"]
-    ends = [n for n in descendants(cond) if n.type == "subscript_expression"]
+def _csr_row(model: ProgramModel, init: Node, cond: Node,
+             fn: Function | None = None) -> str | None:
+    """The row variable ``r`` of a ``for (k = ptr[r]; k < ptr[r + 1]; ...)`` loop, also when the
+    bounds go through locals (``int beg = ptr[r], end = ptr[r + 1]; for (k = beg; k < end; ...)``)."""
+
+    def subscripts(node: Node) -> list[Node]:
+        found = [n for n in descendants(node) if n.type == "subscript_expression"]
+        if fn is not None:
+            for name in identifiers(model, node):
+                for value in _initialisers(model, fn, name):
+                    found += [n for n in descendants(value) if n.type == "subscript_expression"]
+        return found
+
+    starts, ends = subscripts(init), subscripts(cond)
     for s in starts:
         arr = root_identifier(model, s.child_by_field_name("argument"))
         idx = identifiers(model, s.child_by_field_name("indices") or s.child_by_field_name("index"))

@@ -417,6 +417,9 @@ def round_trips(model: ProgramModel, loop: Loop) -> list[tuple[int, float, str]]
                 out.append((c.line, 0.9, f"copies '{dst}' to the host to test the loop"))
             elif (src, dst) in h2d_pairs:
                 out.append((c.line, 0.75, f"copies '{src}' to the host and back every iteration"))
+            elif _feeds(model, loop, dst, launched) and not any(identifiers(model, a) & counters
+                                                             for a in call_args(c)[:2]):
+                out.append((c.line, 0.75, f"'{dst}' comes to the host and sets the next launch"))
             elif dst in h2d_sources and not any(identifiers(model, a) & counters
                                                 for a in call_args(c)):
                 # the whole state goes through host memory each iteration (not a chunk loop)

@@ -695,11 +695,19 @@ class RegisterBlocking(Detector):
             if fn.body is None:
                 continue
             for v in model.vars_in(fn, space="register_array"):
-                if not v.dims or any(d is None for d in v.dim_values):
+                if not v.dims:
                     continue
-                count = 1
-                for d in v.dim_values:
-                    count *= d
+                if any(d is None for d in v.dim_values):
+                    # template-sized (``float acc[TM][TN]``): its size in each instantiation
+                    sizes = model.instance_values(" * ".join(f"({d})" for d in v.dims), fn) or []
+                    sizes = [c for c in sizes if 2 <= c <= 64]
+                    if not sizes:
+                        continue
+                    count = max(sizes)
+                else:
+                    count = 1
+                    for d in v.dim_values:
+                        count *= d
                 if not 2 <= count <= 64:
                     continue
                 if self._accumulated(model, fn, v.name, loops):
@@ -726,7 +734,8 @@ class RegisterBlocking(Detector):
             enclosing = [loops.get((a.start_byte, a.end_byte)) for a in enclosing_loops(n, fn)]
             enclosing = [lp for lp in enclosing if lp is not None]
             const_vars = {lp.var for lp in enclosing if lp.var and (
-                lp.trip_count is not None or lp.bound_value is not None)}
+                lp.trip_count is not None or lp.bound_value is not None
+                or model.trip_counts(lp) is not None)}
             ok = all(i in const_vars or model.eval_int(i, fn) is not None for i in idx_ids)
             reuse = any(lp.var not in idx_ids for lp in enclosing if lp.var) or any(
                 lp.var is None for lp in enclosing)

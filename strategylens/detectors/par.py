@@ -440,9 +440,11 @@ class ThreadCoarsening(Detector):
         """``(loop, trip count)`` for constant-trip loops writing an output per iteration."""
         out = []
         for loop in model.loops_in(fn):
-            trips = loop.trip_count
-            if trips is None or trips < 2 or loop.var is None:
+            # per template instantiation when the bound is a template parameter (``i < TM``)
+            counts = model.trip_counts(loop) if loop.var is not None else None
+            if not counts or min(counts) < 2:
                 continue
+            trips = max(counts)
             if "gridDim" in (loop.step or "") or "blockDim" in (loop.step or ""):
                 continue
             inner = derived(model, fn, {loop.var},
