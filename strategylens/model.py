@@ -2144,7 +2144,7 @@ class ProgramModel:
             caller = self.in_function(node)
             envs: list[dict[str, int]] = []
             per_param: list[list[int]] = []
-            for i, param in enumerate(function.template_params):
+            for i in range(len(function.template_params)):
                 if i >= len(args):
                     per_param.append([])
                     continue
@@ -2158,7 +2158,8 @@ class ProgramModel:
             width = max((len(v) for v in per_param), default=0)
             for k in range(width):
                 envs.append({p: vals[k] if k < len(vals) else vals[-1]
-                             for p, vals in zip(function.template_params, per_param) if vals})
+                             for p, vals in zip(function.template_params, per_param, strict=True)
+                             if vals})
             for env in envs:
                 v = self._eval_with(expr, function, env)
                 if v is None:
