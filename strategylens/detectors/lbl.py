@@ -108,6 +108,10 @@ def _slot_writes(model, fn, call) -> bool:
     if p is not None and p.type == "subscript_expression" and p.parent is not None and \
             p.parent.type == "assignment_expression" and p.parent.child_by_field_name("left") == p:
         return True  # next[atomicAdd(&size, 1)] = v
+    if p is not None and p.type == "assignment_expression" and \
+            p.child_by_field_name("right") == call.node and \
+            p.child_by_field_name("left").type == "subscript_expression":
+        return True  # rank[i] = atomicAdd(&count[cell], 1): the slot, scattered by a later pass
     var = receiver_of(model, call.node)
     if var is None:
         return False
