@@ -429,3 +429,22 @@ def test_cmp01_time_steps_in_shared_memory_but_not_a_scan():
     """ + entry("steps<<<1, B>>>(a, b);\nscan<<<1, B>>>(a, b);")
     found = run(cmp.KernelFusion, src)
     assert {(f.line_start, f.intensity) for f in found} == {(2, 4.0)}
+
+
+def test_cmp02_host_passes_level_plus_one():
+    src = """\
+__global__ void expand(const int* rp, const int* ci, const int* f, int fs, int* lev, int next) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= fs) return;
+    int u = f[t];
+    for (int e = rp[u]; e < rp[u + 1]; ++e)
+        if (lev[ci[e]] < 0) lev[ci[e]] = next;
+}
+""" + entry("""\
+int fs = 1, level = 0;
+while (fs > 0) {
+    expand<<<(fs + 255) / 256, 256>>>(rp, ci, f, fs, lev, level + 1);
+    cudaMemcpy(&fs, d_fs, sizeof(int), cudaMemcpyDeviceToHost);
+    ++level;
+}""", "const int* rp, const int* ci, const int* f, int* lev, int* d_fs")
+    assert lines(cmp.AlgorithmSubstitution, src) == {10}

@@ -295,3 +295,26 @@ extern "C" void solution_compute(const float* x, int n, int* offsets) {
 }
 """
     assert report(src, lbl.HybridCpuGpuSplit) == {("LBL-06", 11)}
+
+
+def test_lbl02_lanes_offset_inside_the_chunk_loop():
+    from strategylens.detectors import lbl
+    from strategylens.model import build_model
+
+    src = (
+        "__global__ void expand(const int* rp, const int* ci, const int* front, int fs, int* out) {\n"
+        "    int lane = threadIdx.x & 31;\n"
+        "    int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+        "    if (w >= fs) return;\n"
+        "    int u = front[w];\n"
+        "    int beg = rp[u], end = rp[u + 1];\n"
+        "    for (int base = beg; base < end; base += 32) {\n"
+        "        int k = base + lane;\n"
+        "        if (k < end) out[ci[k]] = 1;\n"
+        "    }\n"
+        "}\n"
+        "extern \"C\" void solution_compute(const int* rp, const int* ci, const int* f, int fs, int* o) {\n"
+        "    expand<<<(fs * 32 + 255) / 256, 256>>>(rp, ci, f, fs, o);\n"
+        "}\n")
+    model = build_model(src, index=False)
+    assert [f.line_start for f in lbl.CooperativeItemMapping().detect(model)] == [7]

@@ -38,6 +38,9 @@ def evaluate(gold_dir: Path = GOLD, index: bool = True) -> dict:
     files, tp, fp, fn, line_hits = [], {}, {}, {}, {}
     for name, spec in labels.items():
         result = tag_file(gold_dir / name, detectors=detectors, index=index, catalog=catalog)
+        for w in result.warnings:
+            if "failed:" in w:
+                print(f"warning: {w}", file=sys.stderr)
         reported = {lab.id: lab for lab in result.labels}
         present = spec.get("present") or {}
         unsure = set(spec.get("unsure") or [])

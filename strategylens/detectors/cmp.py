@@ -8,6 +8,7 @@ the solution and carry lower confidence.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 from collections.abc import Iterator
 
@@ -354,11 +355,18 @@ class AlgorithmSubstitution(Detector):
                 continue
             args = _launch_args(model, la)
             for i, p in enumerate(k.params):
-                if p.is_pointer or i >= len(args) or not self._writes_plus_one(model, k, p.name):
+                if p.is_pointer or i >= len(args):
                     continue
                 arg = args[i].strip()
-                if (arg == lp.var and lp.step_value == 1) or (
-                        arg != lp.var and self._incremented(model, lp.node, arg)):
+                advanced = (arg == lp.var and lp.step_value == 1) or (
+                    arg != lp.var and self._incremented(model, lp.node, arg))
+                if advanced and self._writes_plus_one(model, k, p.name):
+                    yield lp.line_start, 0.55, "level-synchronous BFS (level loop)"
+                    break
+                # the host passes `level + 1` and the kernel stores the parameter as it is
+                m = re.fullmatch(r"\(?\s*(\w+)\s*\+\s*1\s*\)?", arg)
+                if m and (m.group(1) == lp.var or self._incremented(model, lp.node, m.group(1))) \
+                        and self._stores_value(model, k, p.name):
                     yield lp.line_start, 0.55, "level-synchronous BFS (level loop)"
                     break
         # the same level loop inside one persistent kernel (levels separated by grid barriers)
@@ -366,6 +374,16 @@ class AlgorithmSubstitution(Detector):
             for lp in model.loops_in(k):
                 if lp.var and lp.step_value == 1 and self._writes_plus_one(model, k, lp.var):
                     yield lp.line_start, 0.55, "level-synchronous BFS (device level loop)"
+
+    @staticmethod
+    def _stores_value(model, k, name) -> bool:
+        """Kernel ``k`` stores parameter ``name`` itself into an array element (``lev[v] = d``)."""
+        for n in fn_nodes(model, k, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            if left is not None and left.type == "subscript_expression" and \
+                    text(model, strip(n.child_by_field_name("right"))) == name:
+                return True
+        return False
 
     def _writes_plus_one(self, model, k, name) -> bool:
         for n in fn_nodes(model, k, "assignment_expression"):

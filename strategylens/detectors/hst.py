@@ -464,6 +464,33 @@ def _feeds(model: ProgramModel, loop: Loop, var: str, targets: set[str]) -> bool
     return bool(reach & targets)
 
 
+def _aliases(model: ProgramModel, fn: Function | None, name: str) -> set[str]:
+    """``name`` and the locals of ``fn`` that copy it (``float* src = d_a;``), to a fixpoint."""
+    names = {name}
+    if fn is None or fn.body is None:
+        return names
+    pairs = []
+    for n in descendants(fn.body):
+        if n.type == "init_declarator":
+            left, right = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+        elif n.type == "assignment_expression":
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        else:
+            continue
+        if left is not None and right is not None and right.type == "identifier":
+            target = root_identifier(model, left)
+            if target:
+                pairs.append((target, model.text_of(right)))
+    changed = True
+    while changed:
+        changed = False
+        for target, source in pairs:
+            if source in names and target not in names:
+                names.add(target)
+                changed = True
+    return names
+
+
 def stage_loop(model: ProgramModel, loop: Loop) -> bool:
     """A while/do loop whose controlling variable shrinks or grows geometrically in the body
     (``blocks = (blocks + B - 1) / B``, ``n >>= 1``): a multi-pass reduction or scan, not an
@@ -557,15 +584,20 @@ class DeviceBufferReuse(LineDetector):
             elif enclosing:
                 continue  # allocation per iteration
             fn = model.function_of(c.function)
+            hit = None
             for lp in loops:
                 if lp.function != c.function or lp.node.start_byte < c.node.end_byte:
                     continue
-                if self._used_in(model, lp, name):
-                    seen.add(c.line)
-                    yield Finding(c.line, c.line, 0.85 if fn is not None else 0.7,
-                                  note=f"'{name}' is allocated once and reused by the loop "
-                                       f"at line {lp.line_start}")
+                if self._used_in(model, lp, _aliases(model, fn, name)):
+                    hit = lp
                     break
+            if hit is None and fn is not None:
+                hit = self._reused_by_callee(model, fn, c, name, loops)
+            if hit is not None:
+                seen.add(c.line)
+                yield Finding(c.line, c.line, 0.85 if hit.function == c.function else 0.75,
+                              note=f"'{name}' is allocated once and reused by the loop "
+                                   f"at line {hit.line_start}")
 
         yield from self._device_vectors(model, loops, static_names)
 
@@ -587,18 +619,37 @@ class DeviceBufferReuse(LineDetector):
                     if name is None or name in static_names:
                         continue
                     if any(lp.function == fn.name and lp.node.start_byte > n.end_byte
-                           and self._used_in(model, lp, name) for lp in loops):
+                           and self._used_in(model, lp, {name}) for lp in loops):
                         yield Finding(line(n), line(n), 0.8,
                                       note=f"device_vector '{name}' is reused by a loop")
                         break
 
     @staticmethod
-    def _used_in(model: ProgramModel, loop: Loop, name: str) -> bool:
+    def _used_in(model: ProgramModel, loop: Loop, names: set[str]) -> bool:
         for item in device_work_in(model, loop):
             nodes = launch_args(item) if isinstance(item, Launch) else call_args(item)
-            if any(name in identifiers(model, a) for a in nodes):
+            if any(names & identifiers(model, a) for a in nodes):
                 return True
         return False
+
+    def _reused_by_callee(self, model: ProgramModel, fn: Function, alloc: Call, name: str,
+                          loops: list[Loop]) -> Loop | None:
+        """The buffer is passed to a helper (``run_steps(d_a, d_b, ...)``) whose loop of
+        launches uses it: reuse one call level down."""
+        for call in model.calls_in(fn):
+            if call.node.start_byte < alloc.node.end_byte:
+                continue
+            callee = model.function_of(call.name)
+            if callee is None or callee.is_kernel:
+                continue
+            for i, arg in enumerate(call_args(call)):
+                if i >= len(callee.params) or name not in identifiers(model, arg):
+                    continue
+                names = _aliases(model, callee, callee.params[i].name)
+                for lp in loops:
+                    if lp.function == callee.name and self._used_in(model, lp, names):
+                        return lp
+        return None
 
 
 # ---------------------------------------------------------------------------------------------

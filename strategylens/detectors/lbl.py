@@ -78,7 +78,8 @@ class CooperativeItemMapping(Detector):
                 if init is None or "gridDim" in step:
                     continue
                 init_ids = identifiers(model, init) - ({loop.var} if loop.var else set())
-                if not init_ids & tiv and "thread_rank" not in model.text_of(init):
+                if not init_ids & tiv and "thread_rank" not in model.text_of(init) and \
+                        not self._lane_offset_in_body(model, fn, loop, tiv):
                     continue
                 irregular = _loaded(model, fn, init) or _loaded(model, fn, loop.node.child_by_field_name("condition"))
                 step_value = loop.step_value if loop.step_value is not None else model.eval_int(
@@ -89,6 +90,19 @@ class CooperativeItemMapping(Detector):
                     cond_ids = identifiers(model, loop.node.child_by_field_name("condition")) | init_ids
                     if cond_ids & block_items or "blockIdx" in model.text_of(init):
                         yield at(loop.node, 0.85, self._block_size(model, fn))
+
+    @staticmethod
+    def _lane_offset_in_body(model, fn, loop, tiv) -> bool:
+        """``for (base = beg; base < end; base += 32) { k = base + lane; ... }``: the lanes
+        split each chunk of the item inside the body instead of in the loop header."""
+        if loop.var is None:
+            return False
+        for name, value, node in assignments(model, fn):
+            if inside(node, loop.node) and loop.var in identifiers(model, value) and \
+                    identifiers(model, value) & (tiv - {loop.var}) and \
+                    model.text_of(value).count("+") >= 1:
+                return True
+        return False
 
     @staticmethod
     def _block_size(model, fn) -> float | None:
