@@ -97,7 +97,7 @@ class CooperativeItemMapping(Detector):
         split each chunk of the item inside the body instead of in the loop header."""
         if loop.var is None:
             return False
-        for name, value, node in assignments(model, fn):
+        for _name, value, node in assignments(model, fn):
             if inside(node, loop.node) and loop.var in identifiers(model, value) and \
                     identifiers(model, value) & (tiv - {loop.var}) and \
                     model.text_of(value).count("+") >= 1:
