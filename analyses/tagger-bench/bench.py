@@ -16,7 +16,6 @@ import argparse
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -24,12 +23,14 @@ from datetime import datetime, UTC
 from pathlib import Path
 
 from strategylens import REPO_ROOT, __version__
+from strategylens.provenance import cpu_model, git_commit
 from strategylens.tagger import get_catalog, resolve_detectors, tag_paths
 
 
-def sources() -> list[Path]:
-    pools = [REPO_ROOT / "catalog", REPO_ROOT / "tasks",
-             REPO_ROOT / "tests" / "fixtures" / "tagger"]
+DEFAULT_POOLS = [REPO_ROOT / "catalog", REPO_ROOT / "tasks", REPO_ROOT / "tests" / "fixtures" / "tagger"]
+
+
+def sources(pools: list[Path] = DEFAULT_POOLS) -> list[Path]:
     out: list[Path] = []
     for pool in pools:
         out += sorted(p for p in pool.rglob("*") if p.suffix in (".cu", ".cuh") and p.is_file()
@@ -37,8 +38,8 @@ def sources() -> list[Path]:
     return out
 
 
-def build_corpus(folder: Path, n: int) -> tuple[int, int]:
-    src = sources()
+def build_corpus(folder: Path, n: int, pools: list[Path]) -> tuple[int, int]:
+    src = sources(pools)
     if not src:
         sys.exit("no .cu files found in catalog/, tasks/*/solutions or tests/fixtures/tagger")
     total = 0
@@ -48,27 +49,6 @@ def build_corpus(folder: Path, n: int) -> tuple[int, int]:
         (folder / f"{i:05d}_{p.name}").write_bytes(text)
         total += len(text)
     return len(src), total
-
-
-def commit() -> str:
-    try:
-        rev = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(REPO_ROOT), "status", "--porcelain",
-                                "strategylens"], capture_output=True, text=True).stdout.strip()
-        return rev + ("+uncommitted changes" if dirty else "")
-    except (subprocess.CalledProcessError, FileNotFoundError):
-        return "no commit yet"
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def run(folder: Path, jobs: int, index: bool) -> tuple[float, int, int]:
@@ -86,13 +66,16 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3, help="runs per path (median and best)")
     ap.add_argument("--out", type=Path, help="also write the report to this file")
+    ap.add_argument("--pool", type=Path, action="append",
+                    help="folder of .cu files to copy from (repeatable; default: catalog "
+                         "examples, task solutions and tagger fixtures)")
     args = ap.parse_args()
     cat = get_catalog()
     n_det = sum(len(v) for v in resolve_detectors(None, cat).values())
     lines = [
         "# strategylens tag throughput",
         f"utc: {datetime.now(UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}",
-        f"commit: {commit()}  strategylens {__version__}",
+        f"commit: {git_commit() or 'no commit'}  strategylens {__version__}",
         f"machine: {cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} "
         f"{platform.release()}, Python {platform.python_version()}; load average before the "
         f"run {os.getloadavg()[0]:.2f} (the machine is shared)",
@@ -101,7 +84,7 @@ def main() -> None:
     ]
     with tempfile.TemporaryDirectory(prefix="strategylens-bench-") as tmp:
         folder = Path(tmp)
-        n_src, size = build_corpus(folder, args.files)
+        n_src, size = build_corpus(folder, args.files, args.pool or DEFAULT_POOLS)
         lines.append(f"corpus: {args.files} files ({size / args.files / 1024:.1f} KiB mean) "
                      f"copied from {n_src} distinct sources; jobs={args.jobs}; cache off")
         lines.append("")
