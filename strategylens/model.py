@@ -771,7 +771,7 @@ class ProgramModel:
         # grammar closes the outer loop with an empty body at the pragma, so the loops would not
         # nest. Blank such pragmas (same length: lines do not move), parse again, and keep their
         # nodes from the first tree for `pragmas` and `Loop.unroll`.
-        hoisted = self._pragmas_inside_headers(tree.root_node)
+        hoisted = self._pragmas_inside_headers(tree.root_node) if b"#pragma" in src else []
         if hoisted:
             buf = bytearray(src)
             for n in hoisted:
@@ -787,12 +787,9 @@ class ProgramModel:
     @staticmethod
     def _pragmas_inside_headers(root: Node) -> list[Node]:
         found = []
-        stack = [root]
-        while stack:
-            n = stack.pop()
-            stack.extend(n.children)
-            if n.type not in ("for_statement", "while_statement"):
-                continue
+        loops = QueryCursor(compile_query("[(for_statement) (while_statement)] @loop")).captures(
+            root).get("loop", [])
+        for n in loops:
             body = n.child_by_field_name("body")
             if body is None or body.type != "expression_statement" or \
                     body.end_byte - body.start_byte > 1:

@@ -44,22 +44,23 @@ def _size_params(fn: Function) -> set[str]:
 
 
 def _initialisers(model: ProgramModel, fn: Function, name: str) -> list[Node]:
-    """Initialiser and assignment values of local ``name`` in ``fn``."""
-    out = []
-    if fn.body is None:
-        return out
-    for n in descendants(fn.body):
-        if n.type == "init_declarator" and \
-                root_identifier(model, n.child_by_field_name("declarator")) == name:
-            v = n.child_by_field_name("value")
-            if v is not None:
-                out.append(v)
-        elif n.type == "assignment_expression" and model.text_of(
-                n.child_by_field_name("left")) == name:
-            v = n.child_by_field_name("right")
-            if v is not None:
-                out.append(v)
-    return out
+    """Initialiser and assignment values of local ``name`` in ``fn`` (one walk per function,
+    kept on the model)."""
+    memo = model.__dict__.setdefault("_initialisers_memo", {})
+    table = memo.get(fn.name)
+    if table is None:
+        table = memo[fn.name] = {}
+        for n in (descendants(fn.body) if fn.body is not None else ()):
+            if n.type == "init_declarator":
+                target, v = root_identifier(model, n.child_by_field_name("declarator")), \
+                    n.child_by_field_name("value")
+            elif n.type == "assignment_expression":
+                target, v = model.text_of(n.child_by_field_name("left")), n.child_by_field_name("right")
+            else:
+                continue
+            if target and v is not None:
+                table.setdefault(target, []).append(v)
+    return table.get(name, [])
 
 
 def _call_sites(model: ProgramModel, fn: Function) -> list[tuple[Function, list[Node]]]:

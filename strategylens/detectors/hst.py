@@ -137,13 +137,17 @@ def reachable_launches(model: ProgramModel) -> list[Launch]:
 
 
 def reachable_host_calls(model: ProgramModel) -> list[Call]:
-    """Calls in reachable host code."""
+    """Calls in reachable host code (computed once per model; do not modify the list)."""
+    cached = model.__dict__.get("_reachable_host_calls")
+    if cached is not None:
+        return cached
     out = []
     for c in model.calls:
         if c.function is None or not model.is_reachable(c.node):
             continue
         if is_host_function(model.function_of(c.function)):
             out.append(c)
+    model.__dict__["_reachable_host_calls"] = out
     return out
 
 

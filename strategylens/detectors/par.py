@@ -78,7 +78,15 @@ def subscript_index(node: Node) -> Node | None:
 
 def assignments(model, fn) -> list[tuple[str, Node, Node]]:
     """``(name, value, statement)`` for every declaration with an initialiser and every
-    assignment (plain or compound) to a plain variable in ``fn``'s body."""
+    assignment (plain or compound) to a plain variable in ``fn``'s body (computed once per
+    function and kept on the model; do not modify the list)."""
+    memo = model.__dict__.setdefault("_assignments_memo", {})
+    if fn.name not in memo:
+        memo[fn.name] = _assignments(model, fn)
+    return memo[fn.name]
+
+
+def _assignments(model, fn) -> list[tuple[str, Node, Node]]:
     out = []
     for n in walk(fn.body):
         if n.type == "init_declarator":
