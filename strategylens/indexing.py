@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from strategylens.model import UNKNOWN, clamp_like, combine, row_major
+from strategylens.model import UNKNOWN, clamp_like, combine, row_major, set_stride
 
 if TYPE_CHECKING:  # pragma: no cover
     from strategylens.model import ProgramModel
@@ -219,14 +219,7 @@ def annotate(model: ProgramModel) -> IndexResult | None:
         if a is None or (a.array != array and not a.array.endswith(("." + array,
                                                                     "->" + array))):
             continue
-        a.stride_source = "libclang"
-        if coef is UNKNOWN:
-            a.stride_tx, a.stride_expr = None, None
-        elif isinstance(coef, str):
-            a.stride_tx, a.stride_expr = None, coef
-        else:
-            a.stride_tx = int(coef) if coef.denominator == 1 else 0
-            a.stride_expr = str(coef)
+        set_stride(a, coef, "libclang")
         result.matched += 1
     model.index = result
     model.index_status = "ok"

@@ -468,6 +468,19 @@ def _array_dims(node: Node | None) -> list[Node | None]:
 UNKNOWN = None  # a threadIdx.x coefficient that is not linear
 
 
+def set_stride(access: Access, coef, source: str) -> None:
+    """Record a threadIdx.x coefficient on an access: an int stride, a symbolic one (text) or
+    unknown; a fractional coefficient (``tid / 32``) is stride 0 for the lanes of a group."""
+    access.stride_source = source
+    if coef is UNKNOWN:
+        access.stride_tx, access.stride_expr = None, None
+    elif isinstance(coef, str):
+        access.stride_tx, access.stride_expr = None, coef
+    else:
+        access.stride_tx = int(coef) if coef.denominator == 1 else 0
+        access.stride_expr = str(coef)
+
+
 def combine(op: str, a, b, text_b, text_a):
     """Combine two ``(coef, const)`` pairs through a binary operator.
 
@@ -2463,7 +2476,6 @@ class ProgramModel:
         for v in self.vars:
             extents[(v.function, v.name)] = v.dim_values
         for a in self.accesses:
-            a.stride_source = "tree-sitter"
             f = self.function_of(a.function) if a.function else None
             if a.index_node is None:  # *p
                 coef = Fraction(0)
@@ -2476,13 +2488,7 @@ class ProgramModel:
                 if base != 0:  # p = a + tid * n; p[k] walks row tid: stride n
                     coef = combine("+", (base, None), (coef, None), lambda: "?",
                                    lambda: "?")[0]
-            if coef is UNKNOWN:
-                a.stride_tx, a.stride_expr = None, None
-            elif isinstance(coef, str):
-                a.stride_tx, a.stride_expr = None, coef
-            else:
-                a.stride_tx = int(coef) if coef.denominator == 1 else 0
-                a.stride_expr = str(coef)
+            set_stride(a, coef, "tree-sitter")
 
     def _base_offset(self, name: str, use: Node, fn: Function, depth: int = 0):
         """threadIdx.x coefficient of a local pointer's offset from the array it points into
