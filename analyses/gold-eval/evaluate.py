@@ -6,6 +6,7 @@ reported evidence covers a hand-labelled line. Writes results-<folder>.json besi
 
     .venv/bin/python analyses/gold-eval/evaluate.py                      # tests/fixtures/gold
     .venv/bin/python analyses/gold-eval/evaluate.py tests/fixtures/gold-heldout
+    .venv/bin/python analyses/gold-eval/evaluate.py tests/fixtures/gold-independent-a --labels=labels-second.yaml
 
 `gold` was labelled while the detectors were being written and its misses were fixed;
 `gold-heldout` was labelled afterwards and is the honest estimate.
@@ -30,8 +31,8 @@ from strategylens.tagger import tag_file
 GOLD = REPO_ROOT / "tests" / "fixtures" / "gold"
 
 
-def evaluate(gold_dir: Path = GOLD, index: bool = True) -> dict:
-    labels = yaml.safe_load((gold_dir / "labels.yaml").read_text())
+def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labels.yaml") -> dict:
+    labels = yaml.safe_load((gold_dir / labels_file).read_text())
     catalog = load_catalog()
     detectors = load_detectors(catalog)
     ids = catalog.ids
@@ -78,9 +79,11 @@ def evaluate(gold_dir: Path = GOLD, index: bool = True) -> dict:
 
 def main() -> None:
     index = "--no-index" not in sys.argv
+    labels_file = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--labels=")),
+                       "labels.yaml")
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     gold_dir = Path(args[0]).resolve() if args else GOLD
-    res = evaluate(gold_dir, index=index)
+    res = evaluate(gold_dir, index=index, labels_file=labels_file)
     commit = git_commit()
     res["context"] = {"tool_version": __version__, "commit": commit, "index": index,
                       "python": platform.python_version(),
@@ -92,7 +95,9 @@ def main() -> None:
           f"(tp={res['tp']} fp={res['fp']} fn={res['fn']}); evidence on a hand-labelled line: "
           f"{res['line_hit_rate']}")
     res["context"]["gold"] = str(gold_dir.relative_to(REPO_ROOT))
-    out = Path(__file__).parent / f"results-{gold_dir.name}.json"
+    res["context"]["labels"] = labels_file
+    suffix = "" if labels_file == "labels.yaml" else "-" + Path(labels_file).stem
+    out = Path(__file__).parent / f"results-{gold_dir.name}{suffix}.json"
     out.write_text(json.dumps(res, indent=2) + "\n")
 
 
