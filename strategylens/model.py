@@ -622,6 +622,7 @@ class ProgramModel:
         if isinstance(source, str):
             source = source.encode("utf8")
         self.path = path
+        self.reference: ProgramModel | None = None  # the task's C reference, set by the tagger
         self.source: bytes = source
         self.text: str = source.decode("utf8", "replace")
         self.lines: list[str] = self.text.splitlines()

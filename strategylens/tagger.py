@@ -144,9 +144,28 @@ def check_bytes(data: bytes, path: str, size_limit: int = SIZE_LIMIT) -> str | N
     return None
 
 
+_REFERENCES: dict[str, object] = {}
+
+
+def reference_model(source: str | bytes | None, entry: str = "solution_compute"):
+    """The program model of a task's C reference (built once per process), or None.
+
+    Detectors read it as ``model.reference`` for the strategies the taxonomy defines against the
+    reference (narrower types than the reference, work it does not skip)."""
+    if source is None:
+        return None
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    key = hashlib.sha256(data + entry.encode()).hexdigest()
+    if key not in _REFERENCES:
+        from strategylens.model import build_model
+
+        _REFERENCES[key] = build_model(data, "<reference>", entry=entry, index=False)
+    return _REFERENCES[key]
+
+
 def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
                entry: str = "solution_compute", index: bool = True, catalog=None,
-               size_limit: int = SIZE_LIMIT) -> FileResult:
+               size_limit: int = SIZE_LIMIT, reference: str | bytes | None = None) -> FileResult:
     """Tag CUDA source text.
 
     Parameters
@@ -163,6 +182,8 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
         Run the libclang index pass for access strides.
     catalog : Catalog, path or None
         Catalog for declarative detectors and label kinds (the built-in one by default).
+    reference : str or bytes, optional
+        The task's C reference source; enables reference-relative evidence (MEM-10).
 
     Returns
     -------
@@ -180,6 +201,7 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
     except Exception as exc:  # a model bug must not end the run
         return FileResult(path, False, f"{path}: could not build the program model "
                                        f"({type(exc).__name__}: {exc})")
+    model.reference = reference_model(reference, entry)
     warnings = [f"{path}: {w}" for w in model.warnings]
     why = model.unparseable()
     if why:
@@ -224,7 +246,8 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
 
 
 def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
-             index: bool = True, catalog=None, size_limit: int = SIZE_LIMIT) -> FileResult:
+             index: bool = True, catalog=None, size_limit: int = SIZE_LIMIT,
+             reference: str | bytes | None = None) -> FileResult:
     """Tag one file; problems reading it become an error result, never an exception."""
     p = str(path)
     try:
@@ -232,7 +255,7 @@ def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
             data = fh.read(size_limit + 1)
     except OSError as exc:
         return FileResult(p, False, f"{p}: cannot read ({exc.strerror or exc})")
-    return tag_source(data, p, detectors, entry, index, catalog, size_limit)
+    return tag_source(data, p, detectors, entry, index, catalog, size_limit, reference)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -324,9 +347,9 @@ class Cache:
 _WORKER: dict = {}
 
 
-def _worker_init(detectors, entry, index, catalog, size_limit) -> None:
+def _worker_init(detectors, entry, index, catalog, size_limit, reference=None) -> None:
     _WORKER.update(dets=resolve_detectors(detectors, catalog), entry=entry, index=index,
-                   catalog=catalog, size_limit=size_limit, spec=detectors)
+                   catalog=catalog, size_limit=size_limit, spec=detectors, reference=reference)
 
 
 def _worker_tag(items: list[tuple[str, bytes]]) -> list[FileResult]:
@@ -334,7 +357,7 @@ def _worker_tag(items: list[tuple[str, bytes]]) -> list[FileResult]:
     out = []
     for path, data in items:
         r = tag_source(data, path, w["dets"], w["entry"], w["index"], w["catalog"],
-                       w["size_limit"])
+                       w["size_limit"], w.get("reference"))
         out.append(r)
     return out
 
@@ -342,7 +365,7 @@ def _worker_tag(items: list[tuple[str, bytes]]) -> list[FileResult]:
 def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=None,
               entry: str = "solution_compute", index: bool = True, catalog=None,
               cache: bool | str | Path = True, size_limit: int = SIZE_LIMIT,
-              chunk: int = 8) -> Iterator[FileResult]:
+              chunk: int = 8, reference: str | bytes | None = None) -> Iterator[FileResult]:
     """Tag files and folders (recursive over .cu/.cuh), yielding results as they complete.
 
     Parameters
@@ -371,8 +394,11 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     store = None
     if cache:
         cat = get_catalog(catalog) if detectors != "substring" else None
+        ref_hash = hashlib.sha256(reference.encode() if isinstance(reference, str)
+                                  else reference).hexdigest()[:16] if reference else "-"
         settings = "|".join([__version__, _code_version(), getattr(cat, "version", "-"),
-                             str(detectors or "ast"), entry, str(bool(index)), str(size_limit)])
+                             str(detectors or "ast"), entry, str(bool(index)), str(size_limit),
+                             ref_hash])
         store = Cache(None if cache is True else cache, settings)
     todo: list[tuple[str, bytes]] = []
     for f in files:
@@ -397,7 +423,7 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     if jobs <= 1 or len(todo) <= chunk:
         dets = resolve_detectors(detectors, catalog)
         for p, data in todo:
-            r = tag_source(data, p, dets, entry, index, catalog, size_limit)
+            r = tag_source(data, p, dets, entry, index, catalog, size_limit, reference)
             if store:
                 store.put(data, r)
             yield r
@@ -405,7 +431,8 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     chunk = max(chunk, len(todo) // (jobs * 16))  # many small chunks keep workers busy
     chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_worker_init,
-                             initargs=(detectors, entry, index, catalog, size_limit)) as ex:
+                             initargs=(detectors, entry, index, catalog, size_limit,
+                                       reference)) as ex:
         chunk_of = {ex.submit(_worker_tag, c): c for c in chunks}
         pending = set(chunk_of)
         dets = None
@@ -418,7 +445,8 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
                     dets = dets or resolve_detectors(detectors, catalog)
                     results = []
                     for p, data in chunk_of[fut]:
-                        r = tag_source(data, p, dets, entry, False, catalog, size_limit)
+                        r = tag_source(data, p, dets, entry, False, catalog, size_limit,
+                                       reference)
                         r.warnings.append(f"{p}: worker failed ({type(exc).__name__}: {exc}); "
                                           "tagged again without the libclang index")
                         results.append(r)

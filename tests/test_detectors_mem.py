@@ -359,3 +359,31 @@ def test_mem10_vector_constructed_from_a_double_range():
     }
     """
     assert lines(mem.ReducedPrecision, src) == {3}
+
+
+def test_mem10_narrower_than_the_reference():
+    from strategylens.tagger import tag_source
+
+    reference = ("double norm(const float* x, int n) {\n"
+                 "    double s = 0.0;\n"
+                 "    for (int i = 0; i < n; i++) s += (double)x[i] * x[i];\n"
+                 "    return s;\n"
+                 "}\n"
+                 "void solution_compute(const float* x, int n, double* out) { *out = norm(x, n); }\n")
+    port = ("__global__ void sq(const float* x, int n, float* part) {\n"
+            "    float s = 0.0f;\n"
+            "    for (int i = threadIdx.x; i < n; i += blockDim.x) s += x[i] * x[i];\n"
+            "    part[threadIdx.x] = s;\n"
+            "}\n"
+            "extern \"C\" void solution_compute(const float* x, int n, float* part) {\n"
+            "    sq<<<1, 256>>>(x, n, part);\n"
+            "}\n")
+    kept = port.replace("float s = 0.0f;", "double s = 0.0;")
+
+    def mem10(src, ref):
+        r = tag_source(src, "p.cu", index=False, reference=ref)
+        return [e.line_start for lab in r.labels if lab.id == "MEM-10" for e in lab.evidence]
+
+    assert mem10(port, reference) == [2]
+    assert mem10(port, None) == []          # without the reference nothing says it is narrower
+    assert mem10(kept, reference) == []     # the port keeps double where it accumulates

@@ -340,3 +340,22 @@ def test_compare_mode_shows_where_substring_rules_disagree(tmp_path):
     assert rows["MEM-02"] == "substring only"
     assert rows["HST-01"] == "substring only"
     assert rows["MEM-01"] == "strategylens only"
+
+
+def test_tag_task_option_gives_reference_relative_evidence(tmp_path):
+    import json as _json
+
+    from typer.testing import CliRunner
+
+    from strategylens import REPO_ROOT
+    from strategylens.cli import app
+
+    gold = REPO_ROOT / "tests" / "fixtures" / "gold-independent-b" / "sph_density.cu"
+    args = ["tag", str(gold), "--format", "jsonl", "--no-cache", "--no-index"]
+    with_task = CliRunner().invoke(app, args + ["--task", "sph_density"])
+    without = CliRunner().invoke(app, args)
+    assert with_task.exit_code == 0 and without.exit_code == 0
+    ids = lambda out: {lab["id"] for lab in _json.loads(out.splitlines()[0])["labels"]}  # noqa: E731
+    assert ids(with_task.stdout) - ids(without.stdout) == {"MEM-10"}
+    bad = CliRunner().invoke(app, args + ["--task", "no_such_task"])
+    assert bad.exit_code == 2 and "no such task" in bad.output

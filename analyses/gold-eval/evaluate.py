@@ -1,6 +1,7 @@
 """Agreement of the tagger with hand labels on LLM-style solutions it was not built from.
 
-Reads a folder's labels.yaml (hand labels, with `unsure` IDs left out of scoring), tags each file,
+Reads a folder's labels.yaml (hand labels, with `unsure` IDs left out of scoring), tags each file
+(with its task's C reference, as `strategylens tag --task` does),
 and prints per-file and per-ID agreement: file-level precision and recall, and how often the
 reported evidence covers a hand-labelled line. Writes results-<folder>.json beside this script.
 
@@ -38,7 +39,9 @@ def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labe
     ids = catalog.ids
     files, tp, fp, fn, line_hits = [], {}, {}, {}, {}
     for name, spec in labels.items():
-        result = tag_file(gold_dir / name, detectors=detectors, index=index, catalog=catalog)
+        ref = REPO_ROOT / "tasks" / str(spec.get("task")) / "reference.c"
+        result = tag_file(gold_dir / name, detectors=detectors, index=index, catalog=catalog,
+                          reference=ref.read_bytes() if ref.is_file() else None)
         for w in result.warnings:
             if "failed:" in w:
                 print(f"warning: {w}", file=sys.stderr)

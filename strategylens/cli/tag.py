@@ -45,6 +45,11 @@ def command(
                                                  help="An extra catalog folder (repeatable)."),
     max_bytes: int = typer.Option(2 * 1024 * 1024, "--max-bytes",
                                   help="Files larger than this are reported, not tagged."),
+    task: Optional[str] = typer.Option(None, "--task",
+                                       help="Task whose C reference the solutions port: enables "
+                                            "evidence relative to the reference (MEM-10)."),
+    reference: Optional[Path] = typer.Option(None, "--reference",
+                                             help="A C reference file, instead of --task."),
 ) -> None:
     """Tag CUDA files with the strategies and anti-patterns of the catalog.
 
@@ -61,6 +66,7 @@ def command(
       strategylens tag runs/ --out labels.parquet --no-index
       strategylens tag solution.cu --detectors substring   # AccelEval's keyword labels
       strategylens tag runs/ --detectors compare          # where the two disagree
+      strategylens tag tasks/heat2d/solutions --task heat2d  # reference-relative evidence
     """
     from strategylens import tagger
 
@@ -71,6 +77,22 @@ def command(
         raise fail(str(exc), EXIT_USAGE) from None
     if not files:
         raise fail(f"no .cu or .cuh files under {', '.join(map(str, paths))}", EXIT_USAGE)
+    ref_source = None
+    if task and reference:
+        raise fail("give --task or --reference, not both", EXIT_USAGE)
+    if task:
+        from strategylens.tasks import TaskError, load_task
+
+        try:
+            reference = load_task(task).path / "reference.c"
+        except (TaskError, FileNotFoundError) as exc:
+            raise fail(str(exc), EXIT_USAGE) from None
+    if reference is not None:
+        try:
+            ref_source = reference.read_bytes()
+        except OSError as exc:
+            raise fail(f"{reference}: cannot read the reference ({exc.strerror or exc})",
+                       EXIT_USAGE) from None
     if detectors == DetectorSet.compare:
         _compare(files, fmt, jobs, entry, not no_index, not no_cache, max_bytes,
                  list(catalog) if catalog else None)
@@ -84,7 +106,7 @@ def command(
     results = []
     stream = tagger.tag_paths(files, jobs=jobs or None, detectors=detectors.value, entry=entry,
                               index=not no_index, catalog=cat, cache=not no_cache,
-                              size_limit=max_bytes)
+                              size_limit=max_bytes, reference=ref_source)
     for r in iter_progress(stream, total=len(files), description="tagging"):
         if not r.ok:
             warn(r.error or f"{r.path}: failed")

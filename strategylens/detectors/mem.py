@@ -1154,14 +1154,67 @@ class AsyncCopyPipelining(Detector):
 # ---------------------------------------------------------------------------------------------
 # MEM-10
 
+def _accumulators(model: ProgramModel, fn: Function, want: str) -> list[Node]:
+    """Declarations in ``fn`` of scalars of a type containing ``want`` (``double``, ``float``)
+    that a loop of ``fn`` accumulates into (``s += ...`` or ``s = s + ...``)."""
+    loops = [lp.node for lp in model.loops_in(fn, all=True)]
+    updated: set[str] = set()
+    for n in fn_nodes(model, fn, "assignment_expression"):
+        left = n.child_by_field_name("left")
+        if left is None or left.type != "identifier" or not any(
+                lp.start_byte <= n.start_byte < lp.end_byte for lp in loops):
+            continue
+        op = text(model, n.child_by_field_name("operator"))
+        name = text(model, left)
+        if op in ("+=", "-=", "*=") or (op == "=" and name in identifiers(
+                model, n.child_by_field_name("right"))):
+            updated.add(name)
+    out = []
+    for n in fn_nodes(model, fn, "declaration"):
+        tn = n.child_by_field_name("type")
+        if tn is None or want not in text(model, tn).split():
+            continue
+        for d in n.children_by_field_name("declarator"):
+            target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            if target is not None and target.type == "identifier" and text(model, target) in updated:
+                out.append(n)
+                break
+    return out
+
+
 class ReducedPrecision(Detector):
     """MEM-10: half/bfloat16 variables and intrinsics in reachable code, and narrowing casts of
     array elements (double to float, int to char ...), the usual port of a double interface to a
-    float kernel. Casts of scalars (indices) and widening casts are left out."""
+    float kernel. Casts of scalars (indices) and widening casts are left out. With the task's
+    reference (``model.reference``, from ``strategylens tag --task``): the reference accumulates
+    in double while no reachable kernel or device function uses double at all."""
 
     id = "MEM-10"
 
     def detect(self, model: ProgramModel) -> Iterator[Finding]:
+        yield from self._narrower_than_reference(model)
+        yield from self._in_source(model)
+
+    @staticmethod
+    def _narrower_than_reference(model: ProgramModel) -> Iterator[Finding]:
+        ref = getattr(model, "reference", None)
+        if ref is None:
+            return
+        if not any(_accumulators(ref, fn, "double") for fn in ref.reachable_functions()):
+            return
+        device = [fn for fn in model.reachable_functions() if fn.is_kernel or fn.is_device]
+        if any("double" in text(model, tn).split()
+               for fn in device for n in fn_nodes(model, fn, "declaration", "cast_expression",
+                                                   "parameter_declaration")
+               for tn in [n.child_by_field_name("type")] if tn is not None):
+            return  # the kernels keep double somewhere: not a wholesale narrowing
+        for fn in device:
+            for n in _accumulators(model, fn, "float"):
+                if model.is_reachable(n):
+                    yield Finding(line(n), line(n), 0.6, None,
+                                  "the reference accumulates in double; the kernels only in float")
+
+    def _in_source(self, model: ProgramModel) -> Iterator[Finding]:
         seen: set[int] = set()
 
         def emit(ln, conf, note):
