@@ -250,12 +250,20 @@ def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
              reference: str | bytes | None = None) -> FileResult:
     """Tag one file; problems reading it become an error result, never an exception."""
     p = str(path)
-    try:
-        with open(p, "rb") as fh:
-            data = fh.read(size_limit + 1)
-    except OSError as exc:
-        return FileResult(p, False, f"{p}: cannot read ({exc.strerror or exc})")
+    data = _read(p, size_limit)
+    if isinstance(data, FileResult):
+        return data
     return tag_source(data, p, detectors, entry, index, catalog, size_limit, reference)
+
+
+def _read(path: str, size_limit: int) -> bytes | FileResult:
+    """Up to ``size_limit + 1`` bytes of a file (one more tells that it is too large), or an
+    error result naming the file."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size_limit + 1)
+    except OSError as exc:
+        return FileResult(path, False, f"{path}: cannot read ({exc.strerror or exc})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -403,11 +411,9 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     todo: list[tuple[str, bytes]] = []
     for f in files:
         p = str(f)
-        try:
-            with open(f, "rb") as fh:
-                data = fh.read(size_limit + 1)
-        except OSError as exc:
-            yield FileResult(p, False, f"{p}: cannot read ({exc.strerror or exc})")
+        data = _read(p, size_limit)
+        if isinstance(data, FileResult):
+            yield data
             continue
         if len(data) > size_limit:
             yield FileResult(p, False, check_bytes(data, p, size_limit))

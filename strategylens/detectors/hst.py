@@ -450,22 +450,31 @@ def round_trips(model: ProgramModel, loop: Loop) -> list[tuple[int, float, str]]
 def _feeds(model: ProgramModel, loop: Loop, var: str, targets: set[str]) -> bool:
     """Whether host variable ``var`` reaches one of ``targets`` inside ``loop``, directly or
     through locals assigned from it (``inv = 1 / sqrtf(sq)``)."""
+    flows = _local_flows(model, loop.node)
     reach, frontier = {var}, [var]
-    body = loop.node
     while frontier:
         name = frontier.pop()
-        for n in descendants(body):
-            if n.type == "init_declarator":
-                left, right = n.child_by_field_name("declarator"), n.child_by_field_name("value")
-            elif n.type == "assignment_expression":
-                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
-            else:
-                continue
-            target = root_identifier(model, left) if left is not None else None
-            if target and target not in reach and name in identifiers(model, right):
+        for target, right in flows:
+            if target not in reach and name in identifiers(model, right):
                 reach.add(target)
                 frontier.append(target)
     return bool(reach & targets)
+
+
+def _local_flows(model: ProgramModel, node: Node) -> list[tuple[str, Node]]:
+    """``(variable, value)`` for every initialiser and assignment under ``node``."""
+    out = []
+    for n in descendants(node):
+        if n.type == "init_declarator":
+            left, right = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+        elif n.type == "assignment_expression":
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        else:
+            continue
+        target = root_identifier(model, left) if left is not None else None
+        if target and right is not None:
+            out.append((target, right))
+    return out
 
 
 def _aliases(model: ProgramModel, fn: Function | None, name: str) -> set[str]:
@@ -473,18 +482,8 @@ def _aliases(model: ProgramModel, fn: Function | None, name: str) -> set[str]:
     names = {name}
     if fn is None or fn.body is None:
         return names
-    pairs = []
-    for n in descendants(fn.body):
-        if n.type == "init_declarator":
-            left, right = n.child_by_field_name("declarator"), n.child_by_field_name("value")
-        elif n.type == "assignment_expression":
-            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
-        else:
-            continue
-        if left is not None and right is not None and right.type == "identifier":
-            target = root_identifier(model, left)
-            if target:
-                pairs.append((target, model.text_of(right)))
+    pairs = [(target, model.text_of(right)) for target, right in _local_flows(model, fn.body)
+             if right.type == "identifier"]
     changed = True
     while changed:
         changed = False
