@@ -115,6 +115,16 @@ def _cmp(task):
     return lambda got, exp, tight: compare(task, got, exp, tight=tight)
 
 
+def test_poison_mask_matches_whole_elements_only():
+    for dtype in (np.uint8, np.int16, np.float32, np.float64, np.dtype("V3")):
+        a = np.zeros(6, dtype=dtype)
+        a.view(np.uint8)[:] = 0
+        w = a.dtype.itemsize
+        a.view(np.uint8)[w:3 * w] = H.POISON_BYTE          # elements 1 and 2
+        a.view(np.uint8)[4 * w] = H.POISON_BYTE            # element 4: one byte only
+        assert H._poisoned(a).tolist() == [False, True, True, False, w == 1, False], dtype
+
+
 def test_validate_verdicts(task, sets):
     good = {"out": sets[0].expected["out"].copy()}
     v = H._validate(good, sets[0], sets, _cmp(task), None)
@@ -219,6 +229,25 @@ def test_content_cache_is_caught_by_fresh_inputs_being_slow():
     one_slow = honest_trace()  # a single slow fresh call is noise, not a cache
     one_slow["trials"][10]["outside_ms"] = 5.0
     assert "cross-call-state" not in A.audit(one_slow)
+
+
+def test_fresh_call_within_the_timed_spread_is_not_a_cache():
+    # Measured on the H200 (saxpy baseline, large): timed median 21.8 ms, slowest 26.0 ms, one
+    # fresh call 34.1 ms (1.56x). Under 2x the median is noise, not a cache.
+    tr = honest_trace()
+    timed = [t for t in tr["trials"] if t["phase"] == "timed"]
+    for i, t in enumerate(timed):
+        t.update(outside_ms=21.8 + 0.4 * i, inside_ms=21.5, return_ms=21.4, event_ms=21.5)
+    for t in tr["trials"]:
+        if t["phase"] == "probe-repeat":
+            t.update(outside_ms=23.4, inside_ms=23.1, return_ms=23.0, event_ms=23.1)
+        if t["phase"] == "probe-novel":
+            t.update(outside_ms=34.1, inside_ms=33.8, return_ms=33.7, event_ms=33.8)
+    assert A.check_cross_call_state(tr) is None
+    for t in tr["trials"]:  # the caching cheat's fresh calls: 6x and more
+        if t["phase"] == "probe-novel":
+            t.update(outside_ms=70.8, inside_ms=70.5, return_ms=70.4, event_ms=70.5)
+    assert "served from a cache" in A.check_cross_call_state(tr)
 
 
 def test_work_after_return():

@@ -112,3 +112,15 @@ def test_reaudit_recomputes_flags_from_the_recorded_trace(tmp_path):
     df = store.read_results(tmp_path)
     assert df.loc[0, "audit_flags"] == [] and df.loc[0, "timing_source"] == "inside"
     assert df.loc[0, "e2e_ms_median"] == 1.0 and updated["speedup"] == 4.0
+
+
+def test_reaudit_command_reports_changed_rows(tmp_path):
+    row, trace = _row(tmp_path, flags={"timer-tamper": "stale verdict"})
+    trials = [dict(t, index=i, profile=json.dumps(t["profile"]) if t.get("profile") else None)
+              for i, t in enumerate(trace["trials"])]
+    store.append(tmp_path, row, trials, trace)
+    res = CliRunner().invoke(app, ["results", "reaudit", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "timer-tamper -> -" in res.stdout and "1 row(s) re-audited, 1 changed" in res.stdout
+    res = CliRunner().invoke(app, ["results", "reaudit", str(tmp_path)])
+    assert "1 row(s) re-audited, 0 changed" in res.stdout

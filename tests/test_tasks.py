@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from strategylens import tasks as T
@@ -262,6 +265,46 @@ def test_numeric_uses_atol_plus_rtol_times_reference():
     assert bad.max_abs_err == pytest.approx(12.0, rel=1e-6)
     assert "[0]" in bad.detail and "[2]" in bad.detail
     assert not _cmp(task, [1.10, 10.9, 109.0, 0.01], want, tight=True).ok
+
+
+def test_numeric_counts_and_reports_mismatches_across_chunks():
+    n = 3 * T._CHUNK + 11  # four chunks, the last one short
+    rng = np.random.default_rng(3)
+    want = rng.random(n).astype(np.float32) + 1.0
+    got = want.copy()
+    where = [7, T._CHUNK - 1, T._CHUNK, 2 * T._CHUNK + 5, n - 1]
+    got[where] += np.float32(0.5)
+    got[n - 1] = np.nan
+    got[T._CHUNK + 9] += np.float32(5.0)
+    res = _cmp(_task("numeric", atol=1e-3, rtol=1e-3), got, want)
+    assert res.mismatches == 6 and res.nan_count == 1
+    assert res.max_abs_err == pytest.approx(5.0, rel=1e-6)
+    assert res.detail.startswith(f"out: 6 of {n} differ: [7] ")
+    assert f"[{T._CHUNK - 1}]" in res.detail and f"[{T._CHUNK}]" in res.detail
+    assert f"[{2 * T._CHUNK + 5}]" not in res.detail  # only the first three are shown
+
+
+_SPECIAL = st.sampled_from([0.0, -0.0, 1.0, 1e-3, 1e30, np.nan, np.inf, -np.inf])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.one_of(_SPECIAL, st.floats(-1e3, 1e3, width=32)),
+                          st.one_of(_SPECIAL, st.floats(-1e3, 1e3, width=32))),
+                min_size=1, max_size=40),
+       st.booleans())
+def test_elementwise_rule_holds_for_special_values(pairs, exact):
+    a = np.array([p[0] for p in pairs], dtype=np.float32)
+    b = np.array([p[1] for p in pairs], dtype=np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        finite = np.isfinite(a) & np.isfinite(b)
+        special = (np.isnan(a) & np.isnan(b)) | (np.isinf(b) & (a == b))
+        a64, b64 = a.astype(float), b.astype(float)
+        close = (a == b) if exact else (np.abs(a64 - b64) <= 1e-3 + 1e-3 * np.abs(b64))
+        want_bad = int((~((close & (finite | exact)) | special)).sum())
+    task = _task("exact" if exact else "numeric", atol=1e-3, rtol=1e-3)
+    res = _cmp(task, a, b)
+    assert res.mismatches == want_bad and res.nan_count == int(np.isnan(a).sum())
+    assert math.isfinite(res.max_abs_err) and math.isfinite(res.max_rel_err)
 
 
 def test_numeric_nan_and_inf_fail_unless_the_reference_has_them():

@@ -31,7 +31,8 @@ python3 -c "import sys; from strategylens.store import read_results; df = read_r
 df.assign(audit_flags=df['audit_flags'].map(';'.join)).to_csv(sys.argv[2], index=False)" \
   "$STORE" "$OUT/h200.csv" 2>>"$OUT/run.log"
 if [ "${SKIP_PYTEST:-0}" != 1 ]; then
-  timeout ${PYTEST_TIMEOUT:-100} python3 -m pytest -q -m gpu tests/test_harness_gpu.py 2>&1 | tail -40 | tee "$OUT/pytest_gpu.log"
+  timeout ${PYTEST_TIMEOUT:-240} python3 -m pytest -q -rA -m "gpu and not slow" \
+      tests/test_harness_gpu.py tests/test_tasks_cuda.py 2>&1 | tail -120 | tee "$OUT/pytest_gpu.log"
 fi
 tar -C "$STORE" -czf "$OUT/store.tar.gz" results trials traces
 ls -la "$OUT"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from strategylens.cli.common import fail
+from strategylens.cli.common import fail, out
 
 app = typer.Typer(help="Read and export a results store.", no_args_is_help=True)
 
@@ -54,3 +54,34 @@ def export(
         output.write_text(text)
     else:
         sys.stdout.write(text)
+
+
+@app.command()
+def reaudit(
+    store: Path = typer.Argument(..., help="Results store folder (written by `strategylens run`)."),
+) -> None:
+    """Recompute every row's audit flags from its recorded trace under the current thresholds.
+
+    No GPU is needed: the raw trials and traces are kept as they were measured; only the
+    summary rows change. Prints the rows whose flags changed.
+
+    Example:
+
+      strategylens results reaudit analyses/h200
+    """
+    from strategylens.harness import reaudit as recompute
+    from strategylens.store import read_results
+
+    if not store.is_dir():
+        raise fail(f"{store}: no such store folder")
+    before = read_results(store)
+    if before.empty:
+        raise fail(f"{store}: no results found under {store / 'results'}")
+    old = {(r.task, r.solution, r.size): list(r.audit_flags) for r in before.itertuples()}
+    rows = recompute(store)
+    changed = [(r, old.get((r["task"], r["solution"], r["size"]), [])) for r in rows
+               if list(r["audit_flags"]) != old.get((r["task"], r["solution"], r["size"]), [])]
+    for r, was in changed:
+        out.print(f"{r['task']} {r['solution']} {r['size']}: "
+                  f"{';'.join(was) or '-'} -> {';'.join(r['audit_flags']) or '-'}", highlight=False)
+    out.print(f"{len(rows)} row(s) re-audited, {len(changed)} changed", highlight=False)
