@@ -32,7 +32,7 @@ df.assign(audit_flags=df['audit_flags'].map(';'.join)).to_csv(sys.argv[2], index
   "$STORE" "$OUT/h200.csv" 2>>"$OUT/run.log"
 if [ "${SKIP_PYTEST:-0}" != 1 ]; then
   timeout ${PYTEST_TIMEOUT:-240} python3 -m pytest -q -rA -m "gpu and not slow" \
-      tests/test_harness_gpu.py tests/test_tasks_cuda.py 2>&1 | tail -120 | tee "$OUT/pytest_gpu.log"
+      ${PYTEST_FILES:-tests/test_harness_gpu.py tests/test_tasks_cuda.py} 2>&1 | tail -120 | tee "$OUT/pytest_gpu.log"
 fi
 tar -C "$STORE" -czf "$OUT/store.tar.gz" results trials traces
 ls -la "$OUT"
