@@ -49,7 +49,7 @@ class Thresholds:
     host_cpu_frac: float = 0.5          # host CPU time over the call's time
     host_device_frac: float = 0.25      # device busy (kernels, copies, memsets) over the call
     probe_slow_ratio: float = 2.0       # fresh input slower than repeated by this ratio, and
-                                        # slower than every timed call (H200: honest <= 1.56x,
+                                        # than the timed p90 (H200: honest <= 1.56x,
                                         # caching cheat >= 6.2x; analyses/h200/README.md)
     probe_slow_min_ms: float = 0.1
     persistent_bytes: int = 8 << 20     # device memory still held after every timed call
@@ -140,8 +140,9 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
     After the timed calls each fresh set is called twice (``probe-novel``, ``probe-repeat``).
     An honest solution takes about as long on a set it has seen as on one it has not. A fresh
     call counts as slow when it is over ``probe_slow_ratio`` times the faster of the timed and
-    repeated medians and also over the slowest timed call: one probe per set is a single sample,
-    and pageable copies at large sizes are noisy.
+    repeated medians and also over the 90th percentile of the timed calls: one probe per set is
+    a single sample, and pageable copies at large sizes are noisy. (Not the slowest timed call:
+    one hiccup among hundreds of 15 us cache hits hid the caching cheat on the H200.)
     """
     trials = trace.get("trials", [])
     novel = [t for t in trials if t.get("phase") == "probe-novel"]
@@ -158,9 +159,9 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
         return None
     med = float(np.median([t["outside_ms"] for t in timed]))
     fast = min(med, float(np.median([t["outside_ms"] for t in repeat])))
-    slowest = max(t["outside_ms"] for t in timed)
+    p90 = float(np.percentile([t["outside_ms"] for t in timed], 90))
     slow = [t["outside_ms"] for t in novel]
-    if all(n > th.probe_slow_ratio * fast and n > slowest and n - fast > th.probe_slow_min_ms
+    if all(n > th.probe_slow_ratio * fast and n > p90 and n - fast > th.probe_slow_min_ms
            for n in slow):
         return (f"fresh inputs took {', '.join(f'{n:.3f}' for n in slow)} ms against "
                 f"{fast:.3f} ms on inputs seen before: repeated inputs are served from a cache")

@@ -250,6 +250,17 @@ def test_fresh_call_within_the_timed_spread_is_not_a_cache():
     assert "served from a cache" in A.check_cross_call_state(tr)
 
 
+def test_one_slow_timed_call_does_not_hide_a_cache():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        if t["phase"] in ("timed", "probe-repeat"):
+            t.update(outside_ms=0.015, inside_ms=0.012, return_ms=0.011, event_ms=0.012)
+        if t["phase"] == "probe-novel":
+            t.update(outside_ms=0.41, inside_ms=0.40, return_ms=0.39, event_ms=0.40)
+    next(t for t in tr["trials"] if t["phase"] == "timed")["outside_ms"] = 3.0  # one hiccup
+    assert "served from a cache" in A.check_cross_call_state(tr)
+
+
 def test_work_after_return():
     tr = honest_trace()
     for t in tr["trials"]:
