@@ -4,7 +4,7 @@ The harness (``strategylens.harness.run_solution``) records a trace; ``audit(tra
 the flags it raises with the evidence for each. A trace is a dict:
 
 ``trials``
-    every call: ``phase`` (warmup|timed|probe-novel|probe-repeat|profile), ``set``,
+    every call: ``phase`` (warmup|timed|probe-novel|probe-repeat|probe-control|profile), ``set``,
     ``outside_ms``, ``inside_ms``, ``return_ms``, ``event_ms``, ``cpu_ms``, ``correct``,
     ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``, optional
     ``profile`` (CUPTI totals for that call).
@@ -137,10 +137,13 @@ def check_stale_output(trace: dict) -> str | None:
 def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | None:
     """Fresh input sets are answered wrongly, or every one is much slower than repeated inputs.
 
-    After the timed calls each fresh set is called twice (``probe-novel``, ``probe-repeat``).
-    An honest solution takes about as long on a set it has seen as on one it has not. A fresh
-    call counts as slow when it is over ``probe_slow_ratio`` times the faster of the timed and
-    repeated medians and also over the 90th percentile of the timed calls: one probe per set is
+    After the timed calls each fresh set is called twice (``probe-novel``, ``probe-repeat``),
+    then a timed set once (``probe-control``). An honest solution takes about as long on a set it
+    has seen as on one it has not. A fresh call counts as slow when it is over
+    ``probe_slow_ratio`` times the faster of the repeated and control medians (the timed median
+    for traces without control calls) and over the 90th percentile of the timed calls. The
+    control call matters because the machine drifts: on the H200 an honest 0.4 ms heat2d call
+    took 1.0-1.1 ms on both fresh sets after the timed calls. One probe per set is
     a single sample, and pageable copies at large sizes are noisy. (Not the slowest timed call:
     one hiccup among hundreds of 15 us cache hits hid the caching cheat on the H200.)
     """
@@ -157,8 +160,12 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
                 "buffers survive between calls of the entry point")
     if not (novel and repeat and timed):
         return None
-    med = float(np.median([t["outside_ms"] for t in timed]))
-    fast = min(med, float(np.median([t["outside_ms"] for t in repeat])))
+    control = [t["outside_ms"] for t in trials if t.get("phase") == "probe-control"]
+    if control:  # calls next to the fresh ones: a machine that drifted slows them all
+        fast = min(float(np.median(control)), float(np.median([t["outside_ms"] for t in repeat])))
+    else:  # traces recorded before the control call existed
+        fast = min(float(np.median([t["outside_ms"] for t in timed])),
+                   float(np.median([t["outside_ms"] for t in repeat])))
     p90 = float(np.percentile([t["outside_ms"] for t in timed], 90))
     slow = [t["outside_ms"] for t in novel]
     if all(n > th.probe_slow_ratio * fast and n > p90 and n - fast > th.probe_slow_min_ms

@@ -1063,12 +1063,14 @@ def run_solution(task, build: BuildResult, size: str, sets: list[InputSet], devi
             sleep_over.append((t1 - t0) / 1e6 - d)
         trace["sleep_overhead_ms"] = sleep_over
         trace["sleep_ms"] = d
-        # cross-call probe: a fresh input set, then the same again; one untimed call first so
-        # that the probe does not follow the idle sleep calibration
+        # cross-call probe: a fresh input set, the same again, then a timed set as a control
+        # for drift (the audit compares the fresh call with the calls around it); one untimed
+        # call first so that the probe does not follow the idle sleep calibration
         one_call(0, "warmup")
         for k in range(2, len(sets)):
             one_call(k, "probe-novel")
             one_call(k, "probe-repeat")
+            one_call(0, "probe-control")
         for i in range(cfg.profile_calls if trace.get("cupti") else 0):
             one_call(i % 2, "profile", profile=True)
         child.send({"op": "exit"})

@@ -250,6 +250,31 @@ def test_fresh_call_within_the_timed_spread_is_not_a_cache():
     assert "served from a cache" in A.check_cross_call_state(tr)
 
 
+def _with_control(tr, novel, repeat, control, timed=0.5):
+    trials = []
+    for t in tr["trials"]:
+        trials.append(t)
+        if t["phase"] == "timed":
+            t.update(outside_ms=timed)
+        elif t["phase"] == "probe-novel":
+            t.update(outside_ms=novel)
+        elif t["phase"] == "probe-repeat":
+            t.update(outside_ms=repeat)
+            trials.append(trial("probe-control", 0, outside=control))
+    tr["trials"] = trials
+    return tr
+
+
+def test_control_calls_separate_drift_from_a_cache():
+    # drift: every call after the timed ones is slow, fresh or not
+    assert A.check_cross_call_state(_with_control(honest_trace(), 1.1, 1.0, 1.05)) is None
+    # a cache that serves an input from its second sighting: the control call stays fast
+    cheat = A.check_cross_call_state(_with_control(honest_trace(), 1.1, 1.0, 0.5))
+    assert "served from a cache" in cheat
+    # the plain cache: repeats fast
+    assert A.check_cross_call_state(_with_control(honest_trace(), 1.1, 0.05, 0.05)) is not None
+
+
 def test_one_slow_timed_call_does_not_hide_a_cache():
     tr = honest_trace()
     for t in tr["trials"]:

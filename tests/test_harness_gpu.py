@@ -73,7 +73,7 @@ def test_timer_tamper_falls_back_to_outside_clock(small_run):
 
 def test_every_task_baseline_is_clean(tmp_path):
     from strategylens.harness import RunConfig, benchmark
-    from strategylens.store import read_results
+    from strategylens.store import read_results, read_trials
     from strategylens.tasks import list_tasks
 
     for task in list_tasks():
@@ -81,6 +81,13 @@ def test_every_task_baseline_is_clean(tmp_path):
                   RunConfig(warmup_s=0.1, measure_s=0.3))
     df = read_results(tmp_path)
     assert len(df) >= 1
+    trials = read_trials(tmp_path)  # the probe calls, for the log: drift shows here
+    timed = trials[trials["phase"] == "timed"].groupby("task")["outside_ms"].median()
+    probes = trials[trials["phase"].str.startswith("probe")]
+    for task_id, g in probes.groupby("task"):
+        print(task_id, f"timed median {timed[task_id]:.3f} ms;",
+              " ".join(f"{p}/s{s}={ms:.3f}" for p, s, ms in zip(g["phase"], g["set"],
+                                                                 g["outside_ms"], strict=True)))
     for row in df.to_dict("records"):
         assert row["correct"], (row["task"], row["status_detail"])
         assert set(row["audit_flags"]) & CHEAT_FLAGS == set(), (row["task"], row["audit_detail"])
