@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from strategylens import __version__
-from strategylens.provenance import cpu_model, git_commit
+from strategylens.provenance import cpu_model, git_commit, tool_sha
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HARNESS_SRC = REPO_ROOT / "harness"
@@ -847,8 +847,8 @@ def probe_device(native: dict[str, Path], cfg: RunConfig, bandwidth_bytes: int =
                                            "clocks.max.mem")},
         "compute_cap": smi.get("compute_cap"), "l2_bytes": msg.get("l2_bytes"),
         "bandwidth": msg.get("bandwidth", {}), "nvcc": nvcc_version(), "cpu_model": cpu_model(),
-        "commit": git_commit() or "unknown", "tool_version": __version__,
-        "host": platform.node(),
+        "commit": git_commit() or "unknown", "tool_sha": tool_sha(),
+        "tool_version": __version__, "host": platform.node(),
     }
 
 
@@ -1304,8 +1304,8 @@ def result_row(task, build: BuildResult, size: str, trace: dict | None, cpu: dic
         "nvcc": device.get("nvcc"), "clocks": json.dumps(device.get("clocks", {})),
         "l2_bytes": device.get("l2_bytes"), "bandwidth": json.dumps(bw),
         "cpu_model": cpu.get("cpu_model") or device.get("cpu_model"),
-        "commit": device.get("commit"), "tool_version": device.get("tool_version"),
-        "host": device.get("host"),
+        "commit": device.get("commit"), "tool_sha": device.get("tool_sha"),
+        "tool_version": device.get("tool_version"), "host": device.get("host"),
         "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "config": json.dumps(cfg.__dict__, sort_keys=True),
         "thresholds": json.dumps(Thresholds().__dict__, sort_keys=True),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import platform
 import subprocess
 from pathlib import Path
@@ -32,3 +33,16 @@ def git_commit(short: bool = True) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return (rev + ("+uncommitted" if dirty else "")) or None
+
+
+def tool_sha() -> str:
+    """SHA-256 (first 12 hex digits) of the package's and the harness's sources.
+
+    Names the code that measured a result even where git cannot: a copied working tree, a
+    checkout with local changes. To match one, compute it on a checkout of a commit.
+    """
+    h = hashlib.sha256()
+    files = sorted([*(REPO_ROOT / "strategylens").rglob("*.py"), *(REPO_ROOT / "harness").glob("*.c")])
+    for f in files:
+        h.update(str(f.relative_to(REPO_ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:12]

@@ -124,3 +124,17 @@ def test_reaudit_command_reports_changed_rows(tmp_path):
     assert "timer-tamper -> -" in res.stdout and "1 row(s) re-audited, 1 changed" in res.stdout
     res = CliRunner().invoke(app, ["results", "reaudit", str(tmp_path)])
     assert "1 row(s) re-audited, 0 changed" in res.stdout
+
+
+def test_tool_sha_names_the_code_and_changes_with_it(tmp_path, monkeypatch):
+    from strategylens import provenance
+
+    (tmp_path / "strategylens").mkdir()
+    (tmp_path / "harness").mkdir()
+    (tmp_path / "strategylens" / "a.py").write_text("x = 1\n")
+    (tmp_path / "harness" / "d.c").write_text("int main(void) { return 0; }\n")
+    monkeypatch.setattr(provenance, "REPO_ROOT", tmp_path)
+    first = provenance.tool_sha()
+    assert len(first) == 12 and first == provenance.tool_sha()
+    (tmp_path / "harness" / "d.c").write_text("int main(void) { return 1; }\n")
+    assert provenance.tool_sha() != first
