@@ -31,7 +31,7 @@ _INTENSITY = ":intensity"
 # warning about a loose tolerance, not a timing loophole, so it does not exclude a row.
 CHEATING_FLAGS = frozenset({
     "cross-call-state", "stale-output", "work-after-return", "load-time-work", "host-compute",
-    "input-mutation", "partial-output", "filesystem-access",
+    "input-mutation", "partial-output", "filesystem-access", "timer-tamper",
 })
 
 # Structural strategies of catalog v1 (../shared/strategy-taxonomy.md). Used only when neither the

@@ -23,21 +23,21 @@ def test_doctests_run():
 
 def test_prepare_table_splits_rows_and_names_the_file():
     raw = pd.DataFrame({
-        "task": ["a", "a", "a", "b", "b"],
-        "solution": ["s1", "s2", "s3", "s1", "s1"],
-        "size": ["m"] * 5,
-        "speedup": [3.0, 5.0, None, 2.0, 9.0],
-        "correct": ["true", "1", "0", "yes", "true"],
-        "audit_flags": ["", "cross-call-state;precision", "", "precision", ""],
-        "MEM-02": [1, 0, 1, 0, 0],
-        "AP-04": [0, 1, 0, 0, 0],
+        "task": ["a", "a", "a", "b", "b", "c"],
+        "solution": ["s1", "s2", "s3", "s1", "s1", "s9"],
+        "size": ["m"] * 6,
+        "speedup": [3.0, 5.0, None, 2.0, 9.0, 7.0],
+        "correct": ["true", "1", "0", "yes", "true", "true"],
+        "audit_flags": ["", "cross-call-state;precision", "", "precision", "", "timer-tamper"],
+        "MEM-02": [1, 0, 1, 0, 0, 1],
+        "AP-04": [0, 1, 0, 0, 0, 0],
     })
     data = stats.prepare_table(raw, "runs.csv")
     assert data.strategies == ["MEM-02"]
     assert data.table[["task", "solution"]].values.tolist() == [["a", "s1"], ["b", "s1"]]
     assert list(data.failures.solution) == ["s3"]
-    assert list(data.excluded.solution) == ["s2"]
-    assert data.excluded.cheating_flags.tolist() == ["cross-call-state"]
+    assert list(data.excluded.solution) == ["s2", "s9"]
+    assert data.excluded.cheating_flags.tolist() == ["cross-call-state", "timer-tamper"]
     assert data.problems == ["runs.csv: 1 duplicate (task, solution, size) rows; the first of "
                              "each is used"]
 
