@@ -359,3 +359,84 @@ def test_tag_task_option_gives_reference_relative_evidence(tmp_path):
     assert ids(with_task.stdout) - ids(without.stdout) == {"MEM-10"}
     bad = CliRunner().invoke(app, args + ["--task", "no_such_task"])
     assert bad.exit_code == 2 and "no such task" in bad.output
+
+
+# ---- harness evidence ------------------------------------------------------------------------
+
+def _harness_row(size="medium", flags=(), correct=True, launches=1, d2h=400, out=400, detail=None,
+         solution="tests/cheats/static_cache.cu"):
+    return {"solution": solution, "size": size, "correct": correct, "audit_flags": list(flags),
+            "audit_detail": json.dumps(detail or {f: f"why {f}" for f in flags}),
+            "kernel_launches": launches, "d2h_bytes": d2h, "bytes_out": out}
+
+
+def test_harness_findings_map_flags_and_copies_to_ids():
+    found = tagger.harness_findings([
+        _harness_row(flags=["stale-output", "host-compute"]),
+        _harness_row("large", launches=25, d2h=4000192, out=4000000),  # a per-iteration read-back
+        _harness_row("small", launches=100, d2h=400, out=400),          # iterations kept on the device
+        _harness_row("small", launches=1, d2h=800, out=400),            # one launch: not iterative
+    ])
+    assert [(sid, may_add) for sid, _, _, may_add in found] == [
+        ("AP-04", True), ("AP-05", True), ("AP-02", True), ("HST-04", False)]
+    assert "192 bytes copied back beyond the 4000000 output bytes, over 25" in found[2][2]
+
+
+def test_harness_findings_ignore_flags_that_follow_from_other_failures():
+    wrong = _harness_row(flags=["cross-call-state"], correct=False)  # wrong on every input
+    tampered = _harness_row(flags=["host-compute", "timer-tamper"])  # host time from a patched clock
+    no_profile = _harness_row(flags=[], launches=float("nan"))
+    assert tagger.harness_findings([wrong, tampered, no_profile]) == []
+
+
+def test_add_harness_evidence_confirms_adds_and_warns():
+    src = """
+    static float* cache = nullptr;
+    __global__ void k(float* y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 1; }
+    extern "C" void solution_compute(int n, float* y) {
+        for (int i = 0; i < n; i++) y[i] = 2.0f * y[i];
+    }
+    """
+    r = tagger.tag_source(src, "s.cu", index=False)
+    before = {lb.id for lb in r.labels}
+    assert "AP-05" in before
+    r = tagger.add_harness_evidence(r, [_harness_row(flags=["stale-output"])])
+    ap04 = next(lb for lb in r.labels if lb.id == "AP-04")
+    assert ap04.kind == "anti-pattern" and ap04.confidence == 0.95
+    assert [(e.line_start, e.detector) for e in ap04.evidence] == [(0, "harness")]
+    assert "why stale-output" in ap04.evidence[0].note
+    assert r.warnings[-1] == "s.cu: AP-05 is in the code but no harness run (medium) showed it"
+    again = tagger.add_harness_evidence(r, [_harness_row(flags=["stale-output"])])
+    assert len(next(lb for lb in again.labels if lb.id == "AP-04").evidence) == 1  # no repeats
+    assert tagger.add_harness_evidence(r, [_harness_row(launches=50)]).labels == r.labels
+
+
+def test_rows_for_matches_the_file_and_refuses_ambiguous_names(tmp_path):
+    rows = [_harness_row(solution="tests/cheats/static_cache.cu"),
+            _harness_row(solution="tasks/bfs/solutions/baseline.cu"),
+            _harness_row(solution="tasks/heat2d/solutions/baseline.cu")]
+    cheat = Path(__file__).parent / "cheats" / "static_cache.cu"
+    assert tagger.rows_for(cheat, rows) == [rows[0]]
+    assert tagger.rows_for("/other/checkout/tasks/bfs/solutions/baseline.cu", rows) == [rows[1]]
+    assert tagger.rows_for("baseline.cu", rows) == []  # two tasks' baselines: ambiguous
+    assert tagger.rows_for(tmp_path / "other.cu", rows) == []
+
+
+def test_cli_store_adds_the_committed_h200_evidence(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    store = root / "analyses" / "h200"
+    cheats = root / "tests" / "cheats"
+    res = CliRunner().invoke(app, ["tag", str(cheats / "static_cache.cu"),
+                                   str(cheats / "nan_output.cu"), "--store", str(store),
+                                   "--format", "jsonl", "--no-cache", "--no-index"])
+    assert res.exit_code == 0, res.output
+    by_file = {Path(d["path"]).name: {lb["id"]: lb for lb in d["labels"]}
+               for d in map(json.loads, res.stdout.splitlines())}
+    ap04 = by_file["static_cache.cu"]["AP-04"]
+    harness = [e for e in ap04["evidence"] if e["detector"] == "harness"]
+    assert {e["note"].split(":")[0] for e in harness} == {
+        "harness, small", "harness, medium", "harness, large"}
+    assert "AP-04" not in by_file["nan_output.cu"]  # wrong on every input is not state
+    bad = CliRunner().invoke(app, ["tag", str(cheats / "static_cache.cu"), "--store",
+                                   str(tmp_path)])
+    assert bad.exit_code == 2 and "not a results store" in bad.stderr

@@ -50,6 +50,10 @@ def command(
                                             "evidence relative to the reference (MEM-10)."),
     reference: Optional[Path] = typer.Option(None, "--reference",
                                              help="A C reference file, instead of --task."),
+    store: Optional[Path] = typer.Option(None, "--store",
+                                         help="A harness results store: adds what the runs of "
+                                              "these files showed (audit flags, copies per "
+                                              "call) as evidence with line 0."),
 ) -> None:
     """Tag CUDA files with the strategies and anti-patterns of the catalog.
 
@@ -67,6 +71,7 @@ def command(
       strategylens tag solution.cu --detectors substring   # AccelEval's keyword labels
       strategylens tag runs/ --detectors compare          # where the two disagree
       strategylens tag tasks/heat2d/solutions --task heat2d  # reference-relative evidence
+      strategylens tag tests/cheats --store analyses/h200    # plus what the H200 runs showed
     """
     from strategylens import tagger
 
@@ -103,11 +108,22 @@ def command(
         if problems:
             warn(f"the catalog has {len(problems)} problem(s) (first: {problems[0]}); see "
                  "`strategylens catalog validate`")
+    runs = None
+    if store is not None:
+        from strategylens.store import read_results
+
+        if not (store / "results").is_dir():
+            raise fail(f"{store}: not a results store (no results/ folder)", EXIT_USAGE)
+        runs = read_results(store).to_dict("records")
+        if not runs:
+            warn(f"{store}: the store holds no results; no harness evidence added")
     results = []
     stream = tagger.tag_paths(files, jobs=jobs or None, detectors=detectors.value, entry=entry,
                               index=not no_index, catalog=cat, cache=not no_cache,
                               size_limit=max_bytes, reference=ref_source)
     for r in iter_progress(stream, total=len(files), description="tagging"):
+        if runs:
+            r = tagger.add_harness_evidence(r, tagger.rows_for(r.path, runs), cat)
         if not r.ok:
             warn(r.error or f"{r.path}: failed")
         elif fmt not in (Format.json, Format.jsonl):  # json output carries its warnings
@@ -184,8 +200,9 @@ def _human_rows(results) -> list[dict]:
         if not r.labels:
             rows.append({"file": r.path, "id": "-", "lines": "", "confidence": ""})
         for lb in r.labels:
-            spans = ", ".join(str(e.line_start) if e.line_start == e.line_end
-                              else f"{e.line_start}-{e.line_end}" for e in lb.evidence)
+            spans = ", ".join("run" if e.detector == "harness" else str(e.line_start)
+                              if e.line_start == e.line_end else f"{e.line_start}-{e.line_end}"
+                              for e in lb.evidence)
             rows.append({"file": r.path, "id": lb.id, "lines": spans,
                          "confidence": f"{lb.confidence:.2f}"})
     return rows
