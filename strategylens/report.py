@@ -25,7 +25,8 @@ class ReportTables:
     """Every table the report shows, computed once.
 
     Attributes are DataFrames from :mod:`strategylens.stats` (``effects``: fit_effects,
-    ``structural``: structural_contrast, ``sizes``: size_effects, ``compare``:
+    ``structural``: structural_contrast, ``sizes``: size_effects, ``doses``: dose_response,
+    ``compare``:
     compare_methods, ``leaderboard``, ``jaccard``, ``task_matrix``, ``excluded``,
     ``failures``), plus ``fit`` and the summary counts.
     """
@@ -33,6 +34,7 @@ class ReportTables:
     effects: pd.DataFrame
     structural: pd.DataFrame
     sizes: pd.DataFrame
+    doses: pd.DataFrame
     compare: pd.DataFrame
     leaderboard: pd.DataFrame
     jaccard: pd.DataFrame
@@ -76,6 +78,7 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
         effects=fit.table,
         structural=stats.structural_contrast(data, fit, structural=structural, alpha=alpha),
         sizes=stats.size_effects(data, fit, alpha=alpha),
+        doses=stats.dose_response(data, fit, structural=structural, alpha=alpha),
         compare=stats.compare_methods(
             fit.table, stats.acceleval_measures(data, bundle_threshold=acceleval_threshold)),
         leaderboard=stats.leaderboard(data, p=p, k=k),
@@ -306,7 +309,8 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
         figures["task_matrix"] = heatmap(tables.task_matrix, figdir / "task_matrix.png",
                                          label="share of the task's passing rows using it",
                                          cmap="Blues")
-    for name in ("effects", "structural", "sizes", "compare", "leaderboard", "excluded"):
+    for name in ("effects", "structural", "sizes", "doses", "compare", "leaderboard",
+                 "excluded"):
         getattr(tables, name).to_csv(tabdir / f"{name}.csv", index=False)
     tables.jaccard.to_csv(tabdir / "jaccard.csv")
     tables.task_matrix.to_csv(tabdir / "task_matrix.csv")
@@ -355,6 +359,12 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
                         ["strategy", *[f"multiplier at {z}" for z in s["sizes"]],
                          f"{s['sizes'][-1]} / {s['sizes'][0]}" if s["sizes"] else "trend",
                          "CI low", "CI high", "p"]) if len(size_pivot) else None,
+        "doses": _table(tables.doses.assign(
+            low_x=lambda f: np.exp(f["ci_low_log"]), high_x=lambda f: np.exp(f["ci_high_log"])),
+            ["strategy", "kind", "multiplier_per_doubling", "low_x", "high_x", "q_value",
+             "n_users", "low", "high", "note"],
+            ["strategy", "kind", "multiplier per doubling", "CI low", "CI high", "q", "users",
+             "lowest intensity", "highest", "note"]) if len(tables.doses) else None,
         "compare": _table(tables.compare, ["strategy", "multiplier", "multiplier_low",
                                            "multiplier_high", "lift", "naive_ratio",
                                            "winner_coverage", "selectivity", "bundle",

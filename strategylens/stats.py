@@ -1081,6 +1081,105 @@ ACCELEVAL_COLUMNS = ["strategy", "prevalence", "winner_coverage", "selectivity",
                      "naive_ratio", "lift_tasks", "acceleval_bundle"]
 
 
+DOSE_COLUMNS = ["strategy", "kind", "slope_log", "se_log", "ci_low_log", "ci_high_log",
+                "multiplier_per_doubling", "p_value", "q_value", "n_users", "n_levels",
+                "n_tasks", "low", "high", "estimable", "note"]
+
+
+def dose_response(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = None, *,
+                  structural: Mapping[str, bool] | None = None, alpha: float = 0.05,
+                  min_users: int = 6, min_tasks: int = 2, **fit_kwargs) -> pd.DataFrame:
+    """How the speedup of a strategy's users changes with its intensity (``<ID>:intensity``).
+
+    Intensity is the amount of a strategy a solution uses: outputs per thread (PAR-02), tile
+    bytes (MEM-02), unroll factor (CMP-04), streams (HST-03). For every strategy with an
+    intensity column the model of :func:`fit_effects` gets one more regressor, the centred
+    ``log2(intensity)`` of its users (0 for solutions without the strategy, and for users whose
+    intensity is unknown), so its coefficient is the change in log speedup per doubling of the
+    intensity among users, with task x size and author fixed effects, every estimable strategy
+    indicator, and the same task-clustered errors. The strategy's own indicator then stands
+    for its effect at the users' mean log2 intensity.
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`DOSE_COLUMNS`, one row per strategy with an intensity column; ``low`` and
+        ``high`` are the smallest and largest intensity among users.
+
+    Examples
+    --------
+    >>> corpus = simulate_corpus(n_tasks=16, seed=2, doses={"PAR-02": 0.15})
+    >>> row = dose_response(corpus.data, structural=corpus.structural).set_index("strategy")
+    >>> bool(row.loc["PAR-02", "ci_low_log"] < 0.15 < row.loc["PAR-02", "ci_high_log"])
+    True
+    """
+    from scipy import stats as st
+    from statsmodels.stats.multitest import multipletests
+
+    table = _as_table(data).reset_index(drop=True)
+    structural = dict(structural) if structural is not None else load_structural_map()
+    fit = fit or fit_effects(table, structural=structural, alpha=alpha, **fit_kwargs)
+    strategies = strategy_columns(table.columns)
+    author = fit_kwargs.get("author", True)
+    fe = _fixed_effects(table, author)
+    rows, doses = [], {}
+    for sid in strategies:
+        col = f"{sid}{_INTENSITY}"
+        if col not in table.columns:
+            continue
+        inten = pd.to_numeric(table[col], errors="coerce")
+        users = (table[sid] == 1) & (inten > 0)
+        lvl = np.log2(inten.where(users))
+        sol = table[users].drop_duplicates(["task", "solution"])
+        row = {"strategy": sid, "kind": _kind(structural, sid),
+               "n_users": int(len(sol)), "n_levels": int(inten[users].nunique()),
+               "n_tasks": int((table[users].groupby("task")[col].nunique() > 1).sum()),
+               "low": float(inten[users].min()) if users.any() else np.nan,
+               "high": float(inten[users].max()) if users.any() else np.nan,
+               "estimable": False, "note": ""}
+        if not any(sid in members for members in fit.columns.values()):
+            row["note"] = "the strategy itself is not estimable (see stats effects)"
+        elif row["n_users"] < min_users:
+            row["note"] = f"{row['n_users']} solution(s) with a known intensity (need {min_users})"
+        elif row["n_levels"] < 2:
+            row["note"] = "every user has the same intensity"
+        elif row["n_tasks"] < min_tasks:
+            row["note"] = (f"intensity varies among users in {row['n_tasks']} task(s) "
+                           f"(need {min_tasks})")
+        else:
+            doses[sid] = (lvl - lvl[users].mean()).fillna(0.0).to_numpy()
+        rows.append(row)
+    if doses:
+        names = list(fit.columns)
+        x = np.column_stack([table[fit.columns[n][0]].to_numpy(dtype=float) for n in names]
+                            + list(doses.values()))
+        xr = _residualize(fe, x)
+        yr = _residualize(fe, np.log(table["speedup"].to_numpy(dtype=float))[:, None])[:, 0]
+        groups = pd.factorize(table["task"])[0]
+        res, cov_used = _ols_fwl(yr, xr, groups, fit.cov_type)
+        df = max(int(groups.max()), 1)
+        tcrit = st.t.ppf(1 - alpha / 2, df)
+        params, bse = np.asarray(res.params), np.asarray(res.bse)
+        for j, sid in enumerate(doses, start=len(names)):
+            row = next(r for r in rows if r["strategy"] == sid)
+            est, se = float(params[j]), float(bse[j])
+            row.update(slope_log=est, se_log=se, ci_low_log=est - tcrit * se,
+                       ci_high_log=est + tcrit * se, estimable=True,
+                       p_value=float(2 * st.t.sf(abs(est / se), df)) if se > 0 else np.nan,
+                       note="" if cov_used == fit.cov_type
+                       else f"{cov_used} covariance: {fit.cov_type} not identified")
+    out = pd.DataFrame(rows)
+    for c in DOSE_COLUMNS:
+        if c not in out.columns:
+            out[c] = np.nan
+    out["estimable"] = out["estimable"].fillna(False).astype(bool)
+    out["multiplier_per_doubling"] = np.exp(out["slope_log"])
+    ok = out["p_value"].notna()
+    if ok.any():
+        out.loc[ok, "q_value"] = multipletests(out.loc[ok, "p_value"], method="fdr_bh")[1]
+    return out[DOSE_COLUMNS]
+
+
 def acceleval_measures(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | None = None,
                        bundle_threshold: float = 0.6) -> pd.DataFrame:
     """AccelEval's descriptive measures, for comparison with the effects model.
@@ -1312,7 +1411,8 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
                     bundle_break: float = 0.04, size_growth: float = 0.0,
                     task_effect_sd: float = 0.05, solution_sd: float = 0.25,
                     noise_sd: float = 0.12, fail_rate: float = 0.15,
-                    cheat_rate: float = 0.02) -> SimulatedCorpus:
+                    cheat_rate: float = 0.02,
+                    doses: Mapping[str, float] | None = None) -> SimulatedCorpus:
     """Simulate solutions with known strategy effects, confounded by author skill.
 
     Each of `n_authors` authors writes `samples` solutions per task. An author's skill both
@@ -1321,6 +1421,9 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
     pair co-occurs except with probability `bundle_break`. Strategy effects on log speedup
     are ``effects[j] * (1 + size_growth * r)`` with r the centred size rank, plus a per-task
     deviation with sd `task_effect_sd`; tasks have different base speedups and size curves.
+    For each strategy in `doses`, users draw an intensity from 1, 2, 4, 8, 16 (more skilled
+    authors lean to higher ones) written to ``<ID>:intensity``, and gain ``doses[ID]`` in log
+    speedup per doubling above 4 (so ``effects[ID]`` is the effect at intensity 4).
     Rows fail (not correct) at a rate that falls with skill; a few carry a cheating flag with
     an inflated speedup.
 
@@ -1362,6 +1465,10 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
                 if bundle and bundle[0] in use and bundle[1] in use:
                     use[bundle[1]] = use[bundle[0]] if rng.random() >= bundle_break \
                         else 1 - use[bundle[0]]
+                level = {}
+                for s in doses or {}:  # drawn only when asked: other corpora stay as they were
+                    shift = 0.5 * z / max(skill_sd, 1e-9)
+                    level[s] = int(np.clip(round(rng.normal(2.0 + shift, 1.2)), 0, 4))
                 sol_u = rng.normal(0.0, solution_sd)
                 correct = rng.random() < 1 / (1 + math.exp(-(math.log(1 / fail_rate - 1) + z)))
                 cheat = correct and rng.random() < cheat_rate
@@ -1369,6 +1476,7 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
                 for i, size in enumerate(sizes):
                     gain = sum(use[s] * (effects[s] * (1 + size_growth * r[i]) + task_dev[s])
                                for s in ids)
+                    gain += sum(use.get(s, 0) * d * (level[s] - 2) for s, d in (doses or {}).items())
                     logy = base + size_curve[i] + z + gain + sol_u + rng.normal(0.0, noise_sd)
                     speed = math.exp(logy + (math.log(50) if cheat else 0.0))
                     rows.append({
@@ -1377,6 +1485,8 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
                         "correct": bool(correct),
                         "cpu_ms": round(cpu_base * 10 ** (1.2 * i), 4),
                         "audit_flags": "cross-call-state" if cheat else "", **use,
+                        **{f"{s}{_INTENSITY}": (2 ** level[s] if use.get(s) else np.nan)
+                           for s in level},
                     })
     df = pd.DataFrame(rows)
     data = prepare_table(df, "<simulated>")

@@ -69,6 +69,19 @@ def test_report_without_cpu_time_says_so(tmp_path):
     assert "no `cpu_ms` column" in paths["markdown"].read_text()
 
 
+def test_report_shows_the_dose_table_when_intensities_exist(tmp_path):
+    corpus = stats.simulate_corpus(n_tasks=12, seed=8, doses={"PAR-02": 0.2})
+    paths = report.build_report(corpus.data, tmp_path / "with", bootstrap=0)
+    md = paths["markdown"].read_text()
+    doses = pd.read_csv(tmp_path / "with" / "tables" / "doses.csv").set_index("strategy")
+    row = doses.loc["PAR-02"]
+    assert row.ci_low_log < 0.2 < row.ci_high_log
+    assert f"| PAR-02 | S | {row.multiplier_per_doubling:.2f} |" in md
+    plain = stats.simulate_corpus(n_tasks=6, n_authors=3, seed=3)
+    md = report.build_report(plain.data, tmp_path / "without", bootstrap=0)["markdown"].read_text()
+    assert "No strategy has an intensity column in these data." in md
+
+
 def test_cli_bad_input_exit_code(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("task,speedup\na,1\n")

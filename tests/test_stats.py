@@ -380,3 +380,57 @@ def test_load_analysis_from_store_and_labels(tmp_path):
     assert data.excluded[["solution", "cheating_flags"]].values.tolist() == [
         ["runs/m1/bfs/b.cu", "cross-call-state"]]
     assert data.failures["solution"].tolist() == ["runs/m1/bfs/c.cu"]
+
+
+def test_dose_response_recovers_planted_slopes_where_the_naive_slope_is_biased():
+    planted = {"PAR-02": 0.15, "MEM-02": -0.1}
+    ours, naive = [], []
+    for seed in range(12):
+        corpus = stats.simulate_corpus(n_tasks=12, seed=200 + seed, doses=planted)
+        d = stats.dose_response(corpus.data, structural=corpus.structural).set_index("strategy")
+        assert set(d.index) == set(planted) and d["estimable"].all()
+        ours.append([d.loc[s, "slope_log"] - v for s, v in planted.items()])
+        t = corpus.data.table
+        u = t[t["PAR-02"] == 1].assign(x=lambda f: np.log2(f["PAR-02:intensity"]),
+                                       y=lambda f: np.log(f["speedup"]))
+        cell = u.groupby(["task", "size"])
+        xc, yc = u.x - cell.x.transform("mean"), u.y - cell.y.transform("mean")
+        naive.append(float((xc * yc).sum() / (xc ** 2).sum()) - planted["PAR-02"])
+    bias = np.mean(ours, axis=0)
+    assert np.all(np.abs(bias) < 0.03), bias
+    # skilled authors use more of it and gain from other things too: within-task naive slope
+    assert np.mean(naive) > 0.1
+
+
+def test_dose_response_says_why_a_slope_is_not_estimable():
+    corpus = stats.simulate_corpus(n_tasks=8, seed=5, doses={"PAR-02": 0.1})
+    t = corpus.data.table.copy()
+    t["CMP-05:intensity"] = np.where(t["CMP-05"] == 1, 4.0, np.nan)      # one level only
+    t["PAR-11:intensity"] = np.nan                                       # almost none known
+    t.loc[t.index[t["PAR-11"] == 1][:3], "PAR-11:intensity"] = 2.0
+    d = stats.dose_response(t, structural=corpus.structural).set_index("strategy")
+    assert d.loc["PAR-02", "estimable"]
+    assert d.loc["CMP-05", "note"] == "every user has the same intensity"
+    assert not d.loc["PAR-11", "estimable"]
+    assert "with a known intensity (need 6)" in d.loc["PAR-11", "note"]
+    assert "MEM-02" not in d.index  # no intensity column
+
+
+def test_cli_dose_contrast_and_simulate_option(tmp_path):
+    from typer.testing import CliRunner
+
+    from strategylens.cli import app
+
+    out = tmp_path / "sim.csv"
+    res = CliRunner().invoke(app, ["stats", "simulate", "--out", str(out), "--tasks", "10",
+                                   "--dose", "PAR-02=0.2", "--seed", "3", "-f", "json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(out.with_suffix(".truth.json").read_text())["dose_log_per_doubling"] == \
+        {"PAR-02": 0.2}
+    res = CliRunner().invoke(app, ["stats", "contrasts", "--data", str(out), "--kind", "dose",
+                                   "-f", "json"])
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.stdout)
+    assert row["strategy"] == "PAR-02" and row["ci_low_log"] < 0.2 < row["ci_high_log"]
+    bad = CliRunner().invoke(app, ["stats", "simulate", "--out", str(out), "--dose", "PAR-02"])
+    assert bad.exit_code == 2 and "expected ID=SLOPE" in bad.stderr

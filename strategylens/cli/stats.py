@@ -136,6 +136,7 @@ def effects(
 class Contrast(str, Enum):
     structural = "structural"
     size = "size"
+    dose = "dose"
     acceleval = "acceleval"
 
 
@@ -144,17 +145,21 @@ def contrasts(
     data: Optional[Path] = DataOption, store: Optional[Path] = StoreOption,
     labels: Optional[Path] = LabelsOption,
     kind: Contrast = typer.Option(Contrast.structural, "--kind",
-                                  help="structural (vs micro), size (effect by input size), or "
-                                       "acceleval (LIFT, selectivity, bundles beside ours)."),
+                                  help="structural (vs micro), size (effect by input size), "
+                                       "dose (speedup per doubling of a strategy's intensity, "
+                                       "e.g. outputs per thread), or acceleval (LIFT, "
+                                       "selectivity, bundles beside ours)."),
     bundle_threshold: float = typer.Option(0.9, help="Our bundle threshold (Jaccard)."),
     acceleval_threshold: float = typer.Option(0.6, help="AccelEval's bundle threshold."),
     alpha: float = typer.Option(0.05, help="1 - confidence level."),
     cov: Cov = typer.Option(Cov.cr3, help="Cluster-robust covariance: cr3 or cr1."),
     fmt: Format = FormatOption,
 ) -> None:
-    """Structural vs micro, effects by size, or AccelEval's measures beside ours.
+    """Structural vs micro, effects by size, intensity (dose), or AccelEval's measures.
 
-    Example: strategylens stats contrasts --data results.csv --kind acceleval
+    Examples: strategylens stats contrasts --data results.csv --kind acceleval
+
+      strategylens stats contrasts --data results.csv --kind dose
     """
     from strategylens import stats
 
@@ -172,6 +177,13 @@ def contrasts(
             warn(f"{analysis.source}: only one size; no effect by size")
         show(table, fmt, ["strategy", "size", "multiplier", "ci_low_log", "ci_high_log",
                           "p_value", "note"], "Strategy effect by input size")
+    elif kind == Contrast.dose:
+        table = stats.dose_response(analysis, fit, alpha=alpha)
+        if table.empty:
+            warn(f"{analysis.source}: no <ID>:intensity columns; nothing to relate")
+        show(table, fmt, ["strategy", "kind", "multiplier_per_doubling", "ci_low_log",
+                          "ci_high_log", "q_value", "n_users", "low", "high", "note"],
+             "Speedup per doubling of a strategy's intensity, among its users")
     else:
         table = stats.compare_methods(
             fit.table, stats.acceleval_measures(analysis, bundle_threshold=acceleval_threshold))
@@ -218,6 +230,9 @@ def simulate(
     authors: int = typer.Option(6, help="Number of authors (models)."),
     samples: int = typer.Option(2, help="Solutions per author and task."),
     size_growth: float = typer.Option(0.0, help="Relative growth of effects per size step."),
+    dose: Optional[list[str]] = typer.Option(None, "--dose", metavar="ID=SLOPE",
+                                             help="Give ID an intensity column whose doubling "
+                                                  "adds SLOPE to log speedup (repeatable)."),
     seed: int = typer.Option(0, help="Random seed."),
     fmt: Format = FormatOption,
 ) -> None:
@@ -229,14 +244,22 @@ def simulate(
     """
     from strategylens.stats import simulate_corpus
 
+    doses = {}
+    for item in dose or []:
+        sid, _, value = item.partition("=")
+        try:
+            doses[sid.strip()] = float(value)
+        except ValueError:
+            raise fail(f"--dose {item!r}: expected ID=SLOPE, e.g. PAR-02=0.15", EXIT_USAGE) from None
     corpus = simulate_corpus(n_tasks=tasks, n_authors=authors, samples=samples, seed=seed,
-                             size_growth=size_growth)
+                             size_growth=size_growth, doses=doses or None)
     out.parent.mkdir(parents=True, exist_ok=True)
     corpus.frame.to_csv(out, index=False)
     truth_path = out.with_suffix(".truth.json")
     truth_path.write_text(json.dumps({"effects_log": corpus.effects, "structural":
                                       corpus.structural, "bundles": corpus.bundles,
-                                      "author_skill_log": corpus.skill, "seed": seed},
+                                      "author_skill_log": corpus.skill, "seed": seed,
+                                      "dose_log_per_doubling": doses},
                                      indent=2) + "\n")
     err.print(f"wrote {out} and {truth_path}", highlight=False)
     bundle_of = {s: "+".join(b) for b in corpus.bundles for s in b}
