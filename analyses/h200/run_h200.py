@@ -3,7 +3,7 @@
 Usage (on the GPU machine, from the repository root):
 
     python3 analyses/h200/run_h200.py --store analyses/h200 [--sizes small,medium,large]
-                                      [--tasks id,id] [--jobs 12] [--quick]
+                                      [--tasks id,id] [--jobs 12] [--gold]
 
 Steps: compute every reference answer (4 input sets per task and size) in parallel, one
 pinned core per job; then run each task's solutions and, for the harness fixture task, the
@@ -42,6 +42,17 @@ def expected_flags(path: Path) -> set[str]:
     return {f.strip() for f in m.group(1).split(",")} if m else set()
 
 
+def gold_solutions() -> dict[str, list[Path]]:
+    """Task id -> the hand-labelled solutions of every tests/fixtures/gold*/labels.yaml."""
+    import yaml  # noqa: PLC0415
+
+    out: dict[str, list[Path]] = {}
+    for labels in sorted((ROOT / "tests" / "fixtures").glob("gold*/labels.yaml")):
+        for name, spec in (yaml.safe_load(labels.read_text()) or {}).items():
+            out.setdefault(str(spec.get("task")), []).append(labels.parent / name)
+    return {k: sorted(v) for k, v in out.items()}
+
+
 def precompute(pairs, jobs: int) -> None:
     """Reference answers of every (task, size) in ``pairs`` for all its input sets, in parallel,
     each job pinned to its own core. Set 0 is timed (3 trials): those CPU times are measured
@@ -77,6 +88,9 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=12)
     ap.add_argument("--measure-s", type=float, default=2.0)
     ap.add_argument("--no-cheats", action="store_true")
+    ap.add_argument("--gold", action="store_true",
+                    help="also run the hand-labelled solutions of tests/fixtures/gold*/ "
+                         "(several ports per task: what the effects model needs)")
     ap.add_argument("--deadline-s", type=float, default=1e9,
                     help="start no new (task, size) after this many seconds")
     args = ap.parse_args()
@@ -89,7 +103,9 @@ def main() -> int:
     fixture_sols = sorted((FIXTURE / "solutions").glob("*.cu"))
     if not args.no_cheats:
         fixture_sols += sorted(CHEATS.glob("*.cu"))
-    plan = [(t, z, fixture_sols if t is fixture else sorted((t.path / "solutions").glob("*.cu")))
+    extra = gold_solutions() if args.gold else {}
+    plan = [(t, z, fixture_sols if t is fixture else
+             sorted((t.path / "solutions").glob("*.cu")) + extra.get(t.id, []))
             for z in sizes for t in [fixture] + tasks]
     store = Path(args.store)
     done = read_results(store)
