@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import math
 import numbers
 import os
 import sys
@@ -53,7 +54,8 @@ class FileResult:
     def from_dict(cls, d: dict, index_status: str | None = None) -> FileResult:
         labels = [Label(lb["id"], lb["kind"], lb["confidence"], lb["intensity"],
                         [Evidence(e["line_start"], e["line_end"], e["detector"], e.get("note", ""))
-                         for e in lb["evidence"]]) for lb in d.get("labels", [])]
+                         for e in lb["evidence"]], lb.get("probability"))
+                  for lb in d.get("labels", [])]
         return cls(d["path"], d["ok"], d.get("error"), labels, list(d.get("warnings", [])),
                    index_status)
 
@@ -62,12 +64,15 @@ class FileResult:
         gives one row with ``id`` None so it still counts as tagged; a failed file none."""
         if self.ok and not self.labels:
             return [{"path": self.path, "id": None, "kind": None, "confidence": None,
-                     "intensity": None, "line_start": None, "line_end": None, "detector": None}]
+                     "probability": None, "intensity": None, "line_start": None,
+                     "line_end": None, "detector": None}]
         out = []
         for lb in self.labels:
             for ev in lb.evidence or [Evidence(0, 0, "")]:
                 out.append({"path": self.path, "id": lb.id, "kind": lb.kind,
-                            "confidence": round(lb.confidence, 3), "intensity": lb.intensity,
+                            "confidence": round(lb.confidence, 3),
+                            "probability": None if lb.probability is None
+                            else round(lb.probability, 3), "intensity": lb.intensity,
                             "line_start": ev.line_start, "line_end": ev.line_end,
                             "detector": ev.detector})
         return out
@@ -243,7 +248,46 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
         lb = labels[sid]
         lb.evidence.sort(key=lambda e: (e.line_start, e.line_end, e.detector))
         out.append(lb)
-    return FileResult(path, True, None, out, warnings, model.index_status)
+    result = FileResult(path, True, None, out, warnings, model.index_status)
+    return result if detectors == "substring" else calibrate(result)
+
+
+# ---------------------------------------------------------------------------------------------
+# calibration
+
+CALIBRATION = Path(__file__).with_name("calibration.json")
+_CALIBRATION: dict = {}
+
+
+def calibration_model(path: Path = CALIBRATION) -> dict | None:
+    """The logistic model that maps a label's features to P(label correct), fitted on the gold
+    labels by ``analyses/gold-eval/calibrate.py``; None if the file is missing."""
+    key = str(path)
+    if key not in _CALIBRATION:
+        try:
+            _CALIBRATION[key] = json.loads(Path(path).read_text())
+        except (OSError, ValueError):
+            _CALIBRATION[key] = None
+    return _CALIBRATION[key]
+
+
+def label_features(confidence: float, n_evidence: int, anti_pattern: bool) -> list[float]:
+    """The calibration's features: logit of the detector confidence (clipped to 0.01-0.99),
+    log(1 + evidence spans), anti-pattern 0/1."""
+    c = min(max(float(confidence), 0.01), 0.99)
+    return [math.log(c / (1 - c)), math.log1p(n_evidence), float(anti_pattern)]
+
+
+def calibrate(result: FileResult, model: dict | None = None) -> FileResult:
+    """Set each label's ``probability`` from the calibration model (left None without one)."""
+    model = model if model is not None else calibration_model()
+    if not model or not result.ok:
+        return result
+    for lb in result.labels:
+        x = label_features(lb.confidence, len(lb.evidence), lb.kind == "anti-pattern")
+        z = model["intercept"] + sum(c * v for c, v in zip(model["coef"], x, strict=True))
+        lb.probability = 1.0 / (1.0 + math.exp(-z))
+    return result
 
 
 def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
@@ -421,7 +465,7 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
             continue
         hit = store.get(data, p) if store else None
         if hit is not None:
-            yield hit
+            yield hit if detectors == "substring" else calibrate(hit)
         else:
             todo.append((p, data))
     if not todo:
@@ -536,7 +580,7 @@ def add_harness_evidence(result: FileResult, rows: Sequence[dict], catalog=None)
             result.warnings.append(f"{result.path}: {sid} is in the code but no harness run "
                                    f"({sizes}) showed it")
     result.labels.sort(key=lambda lb: lb.id)
-    return result
+    return calibrate(result)
 
 
 def rows_for(path: str | Path, rows: Sequence[dict]) -> list[dict]:

@@ -40,3 +40,19 @@ def test_evaluate_counts_against_hand_labels(tmp_path: Path):
     assert "CMP-04" in row["false_negative"] and "PAR-01" not in row["false_negative"]
     assert res["per_id"]["PAR-01"] == {"tp": 1, "fp": 0, "fn": 0, "line_hits": 1}
     assert "AP-01" not in res["per_id"]
+
+
+def test_calibration_scores_and_reliability():
+    import numpy as np
+
+    cal = _load("calibrate")
+    y = np.array([1.0, 1.0, 0.0, 1.0])
+    perfect = cal.scores(y, y)
+    assert perfect["brier"] < 1e-9 and perfect["log_loss"] < 1e-5
+    flat = cal.scores(np.full(4, 0.75), y)
+    assert flat["brier"] == 0.1875 and flat["precision"] == 0.75
+    rel = cal.reliability(np.array([0.65, 0.85, 0.86, 0.97]), y)
+    assert [(r["bin"], r["n"], r["precision"]) for r in rel] == [
+        ("0.00-0.70", 1, 1.0), ("0.80-0.90", 2, 0.5), ("0.95-1.00", 1, 1.0)]
+    x = cal.features([{"confidence": 0.5, "n_evidence": 0, "anti": True}])
+    assert x.tolist() == [[0.0, 0.0, 1.0]]

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import math
 import os
 import shutil
 from pathlib import Path
@@ -59,12 +60,40 @@ def test_tag_source_merges_findings_and_dict_shape():
     assert r.ok and r.error is None
     d = r.as_dict()
     assert set(d) == {"path", "ok", "error", "labels", "warnings"}
+    for lab in d["labels"]:
+        assert 0 < lab.pop("probability") < 1  # calibrated: see the calibration tests
     assert d["labels"] == [
         {"id": "AP-01", "kind": "anti-pattern", "confidence": 0.6, "intensity": None,
          "evidence": [{"line_start": 4, "line_end": 4, "detector": "LaunchDetector"}]},
         {"id": "MEM-02", "kind": "strategy", "confidence": 0.7, "intensity": 256.0,
          "evidence": [{"line_start": 2, "line_end": 2, "detector": "KernelDetector"}]},
     ]
+
+
+def test_calibration_maps_features_through_the_logistic_model():
+    model = {"coef": [1.0, 0.5, -1.0], "intercept": 0.25}
+    r = tagger.tag_source(GOOD, "good.cu", detectors=DETS, index=False)
+    tagger.calibrate(r, model)
+    ap01, mem02 = r.labels
+    z = 0.25 + math.log(0.6 / 0.4) + 0.5 * math.log(2) - 1.0  # one span, an anti-pattern
+    assert ap01.probability == pytest.approx(1 / (1 + math.exp(-z)))
+    z = 0.25 + math.log(0.7 / 0.3) + 0.5 * math.log(2)
+    assert mem02.probability == pytest.approx(1 / (1 + math.exp(-z)))
+    shipped = tagger.calibration_model()
+    assert shipped["n"] > 200 and len(shipped["coef"]) == len(tagger.label_features(0.5, 1, False))
+    lo, hi = (tagger.calibrate(tagger.FileResult("x", True, None, [
+        tagger.Label("MEM-01", "strategy", c, None, [tagger.Evidence(1, 1, "d")])]))
+        .labels[0].probability for c in (0.55, 0.9))
+    assert lo < hi  # more detector confidence, more probability
+    assert tagger.calibration_model(Path("/nonexistent/calibration.json")) is None
+
+
+def test_substring_labels_are_not_calibrated():
+    src = GOOD.replace("__shared__ float s[64];", "__shared__ float s[64]; __syncthreads();")
+    r = tagger.tag_source(src, "good.cu", detectors="substring", index=False)
+    assert r.labels and all(lb.probability is None for lb in r.labels)
+    ast = tagger.tag_source(src, "good.cu", index=False)
+    assert ast.labels and all(lb.probability is not None for lb in ast.labels)
 
 
 def test_entry_option_changes_reachability():
@@ -252,8 +281,8 @@ def test_cli_csv_and_parquet(tmp_path):
                "--detectors", "substring", "--out", out, "--jobs", "1")
     assert res.exit_code == 0, res.stderr
     rows = list(csv.DictReader(io.StringIO(res.stdout)))
-    assert list(rows[0]) == ["path", "id", "kind", "confidence", "intensity", "line_start",
-                             "line_end", "detector"]
+    assert list(rows[0]) == ["path", "id", "kind", "confidence", "probability", "intensity",
+                             "line_start", "line_end", "detector"]
     got = [(r["id"], r["line_start"]) for r in rows]
     assert got == [("CMP-04", "11"), ("HST-01", "6"), ("HST-01", "38"), ("MEM-02", "18"),
                    ("MEM-02", "27"), ("PAR-03", "13"), ("PAR-06", "31"), ("PAR-11", "17")]

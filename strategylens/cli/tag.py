@@ -13,8 +13,8 @@ import typer
 from strategylens.cli.common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Format, FormatOption,
                                      emit, fail, iter_progress, warn)
 
-CSV_COLUMNS = ["path", "id", "kind", "confidence", "intensity", "line_start", "line_end",
-               "detector"]
+CSV_COLUMNS = ["path", "id", "kind", "confidence", "probability", "intensity", "line_start",
+               "line_end", "detector"]
 
 
 class DetectorSet(str, Enum):
@@ -140,7 +140,7 @@ def command(
     elif fmt == Format.csv:
         emit(rows, fmt, columns=CSV_COLUMNS)
     elif fmt == Format.human:
-        emit(_human_rows(results), fmt, columns=["file", "id", "lines", "confidence"],
+        emit(_human_rows(results), fmt, columns=["file", "id", "lines", "confidence", "p"],
              title=f"strategylens tag ({detectors.value})")
     if out is not None:
         try:
@@ -195,16 +195,17 @@ def _human_rows(results) -> list[dict]:
     rows = []
     for r in results:
         if not r.ok:
-            rows.append({"file": r.path, "id": "error", "lines": "", "confidence": ""})
+            rows.append({"file": r.path, "id": "error", "lines": "", "confidence": "", "p": ""})
             continue
         if not r.labels:
-            rows.append({"file": r.path, "id": "-", "lines": "", "confidence": ""})
+            rows.append({"file": r.path, "id": "-", "lines": "", "confidence": "", "p": ""})
         for lb in r.labels:
             spans = ", ".join("run" if e.detector == "harness" else str(e.line_start)
                               if e.line_start == e.line_end else f"{e.line_start}-{e.line_end}"
                               for e in lb.evidence)
             rows.append({"file": r.path, "id": lb.id, "lines": spans,
-                         "confidence": f"{lb.confidence:.2f}"})
+                         "confidence": f"{lb.confidence:.2f}",
+                         "p": "" if lb.probability is None else f"{lb.probability:.2f}"})
     return rows
 
 
@@ -213,7 +214,8 @@ def _write_parquet(rows: list[dict], out: Path) -> None:
     import pyarrow.parquet as pq
 
     schema = pa.schema([("path", pa.string()), ("id", pa.string()), ("kind", pa.string()),
-                        ("confidence", pa.float64()), ("intensity", pa.float64()),
+                        ("confidence", pa.float64()), ("probability", pa.float64()),
+                        ("intensity", pa.float64()),
                         ("line_start", pa.int64()), ("line_end", pa.int64()),
                         ("detector", pa.string())])
     table = pa.Table.from_pylist(

@@ -54,12 +54,14 @@ class Label:
     confidence: float
     intensity: float | None
     evidence: list[Evidence] = field(default_factory=list)
+    probability: float | None = None  # calibrated on gold labels (strategylens/calibration.json)
 
     def as_dict(self) -> dict:
         return {
             "id": self.id,
             "kind": self.kind,
             "confidence": round(self.confidence, 3),
+            "probability": None if self.probability is None else round(self.probability, 3),
             "intensity": self.intensity,
             "evidence": [
                 {"line_start": e.line_start, "line_end": e.line_end, "detector": e.detector,
