@@ -278,6 +278,23 @@ def runs_every_iteration(loop: Loop, node: Node) -> bool:
     return not [i for i in enclosing_ifs(loop.node, node) if not in_condition_part(i, node)]
 
 
+def all_but_last(model: ProgramModel, loop: Loop, node: Node) -> bool:
+    """``node`` runs in every iteration of ``loop`` or every one but the last: each ``if`` on the
+    way tests only the loop's counters and the names of its own bound (``if (s + 1 < steps)``),
+    and ``node`` is in its then-branch."""
+    header = loop.node.child_by_field_name("condition")
+    allowed = loop_var_names(model, loop) | (identifiers(model, header) if header else set())
+    for i in enclosing_ifs(loop.node, node):
+        if in_condition_part(i, node):
+            continue
+        cond = i.child_by_field_name("condition")
+        then = i.child_by_field_name("consequence")
+        if cond is None or then is None or not inside(then, node) or \
+                not identifiers(model, cond) or not identifiers(model, cond) <= allowed:
+            return False
+    return True
+
+
 def modulo_guard(model: ProgramModel, loop: Loop, node: Node) -> Node | None:
     """The ``if`` between ``loop`` and ``node`` whose condition takes the loop variable modulo
     a number (a check every K iterations), if any."""
@@ -396,8 +413,8 @@ def round_trips(model: ProgramModel, loop: Loop) -> list[tuple[int, float, str]]
     calls = [c for c in reachable_host_calls(model) if inside(loop.node, c.node)]
     out: list[tuple[int, float, str]] = []
     syncs: list[tuple[int, float, str]] = []
-    h2d_pairs = {copy_endpoints(model, c) for c in calls
-                 if copy_direction(model, c) == "h2d" and runs_every_iteration(loop, c.node)}
+    h2d_pairs = {copy_endpoints(model, c) for c in calls  # back up for the next iteration
+                 if copy_direction(model, c) == "h2d" and all_but_last(model, loop, c.node)}
     h2d_sources = {src for _, src in h2d_pairs}
     counters = loop_var_names(model, loop)
     launched = set()  # variables passed to a kernel launched in this loop

