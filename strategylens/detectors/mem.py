@@ -630,18 +630,30 @@ class SharedMemoryTiling(Detector):
             if fn.body is None or not kernel_has_barrier(model, fn):
                 continue
             gnames = global_names(model, fn)
-            tiles = [v for v in model.vars_in(fn, space="shared")
-                     if self._is_tile(model, fn, v, gnames)]
+            declared = model.vars_in(fn, space="shared")
+            tiles = [v for v in declared
+                     if (v.dims or v.extern) and self._is_tile(model, fn, v.name, gnames)]
             sizes = [v.size_bytes if v.size_bytes else self._extern_bytes(model, fn) for v in tiles]
             total = sum(sizes) if sizes and all(sizes) else None
             for v in tiles:
                 yield Finding(v.line, v.line, 0.85 if v.dims else 0.75, total,
                               f"__shared__ {v.name} loaded cooperatively and reused")
+            if tiles or not any(v.extern for v in declared):
+                continue
+            # Pointers carved out of an extern buffer (`char* sb = (char*)(diag + k)`): the
+            # tile is reached only through them.
+            names = {v.name for v in declared}
+            views = sorted({(a.line, a.array) for a in model.accesses_in(fn)
+                            if a.space == "shared" and a.array not in names})
+            for name in dict.fromkeys(n for _, n in views):
+                if self._is_tile(model, fn, name, gnames):
+                    ln = min(line for line, n in views if n == name)
+                    yield Finding(ln, ln, 0.7, self._extern_bytes(model, fn),
+                                  f"{name}, carved from extern __shared__ memory, loaded "
+                                  "cooperatively and reused")
 
-    def _is_tile(self, model, fn, v, gnames) -> bool:
-        if not v.dims and not v.extern:
-            return False
-        writes, reads, self_update = shared_array_uses(model, fn, v.name)
+    def _is_tile(self, model, fn, name, gnames) -> bool:
+        writes, reads, self_update = shared_array_uses(model, fn, name)
         if self_update or not writes or not reads:
             return False
         loads = []

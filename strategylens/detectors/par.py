@@ -741,18 +741,19 @@ class PrivatizedAccumulation(Detector):
                 first_line.setdefault(name, c.line)
         if not private:
             return
+        carried = derived(model, fn, private)  # private counts read into locals (`c = s[b]`)
         for c in calls:
             args = call_args(c.node)
             name = base_name(model, args[0]) if args else None
             if name in shared or len(args) < 2:
                 continue
-            if identifiers(model, args[1]) & private and c.line > min(first_line.values()):
+            if identifiers(model, args[1]) & carried and c.line > min(first_line.values()):
                 yield at(c.node, 0.9)
         for a in model.accesses_in(fn):
             if a.is_write and a.space in ("global", "unknown"):
                 stmt = a.node.parent
                 if stmt is not None and stmt.type == "assignment_expression":
-                    if identifiers(model, stmt.child_by_field_name("right")) & private:
+                    if identifiers(model, stmt.child_by_field_name("right")) & carried:
                         yield at(a.node, 0.85)
 
     @staticmethod
