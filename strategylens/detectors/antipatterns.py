@@ -16,6 +16,7 @@ from tree_sitter import Node
 
 from strategylens.detectors import Finding
 from strategylens.detectors.hst import (LineDetector, call_args, descendants, device_work_in,
+                                        sort_orders_device_work,
                                         host_loops, identifiers, in_condition_part, inside,
                                         is_cub_device, is_host_function, is_library_compute,
                                         is_thrust_algorithm, launch_args, reachable_host_calls,
@@ -610,7 +611,8 @@ class HostSideCompute(LineDetector):
             depth = max(sum(1 for o in loops if inside(o.node, lp.node)) for lp in inner)
             out.append((float(depth), top.line_start))
         for c in reachable_host_calls(model):
-            if c.name in _HOST_SORTS and not self._fallback(model, c):
+            if c.name in _HOST_SORTS and not self._fallback(model, c) and \
+                    not sort_orders_device_work(model, c):
                 out.append((1.5, c.line))
         return out
 

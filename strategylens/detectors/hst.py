@@ -256,6 +256,30 @@ def copy_endpoints(model: ProgramModel, call: Call) -> tuple[str | None, str | N
     return dst, src
 
 
+HOST_SORTS = {"std::sort", "std::stable_sort", "sort", "stable_sort"}
+
+
+def sort_orders_device_work(model: ProgramModel, call: Call) -> bool:
+    """A host sort of an index array by a computed cost (its comparator indexes other arrays:
+    ``[&](int x, int y) { return len[x] > len[y]; }``) whose result is copied to the device and
+    handed to a kernel: it orders the device's work, it does not compute the answer."""
+    args = call_args(call)
+    if call.name not in HOST_SORTS or len(args) < 3:
+        return False
+    order = root_identifier(model, args[0])
+    keyed = {root_identifier(model, n) for n in descendants(args[2])
+             if n.type == "subscript_expression"} - {None, order}
+    if order is None or not keyed:
+        return False
+    fn = model.function_of(call.function) if call.function else None
+    uploaded = {copy_endpoints(model, c)[0] for c in model.calls_in(fn)
+                if c.line > call.line and copy_direction(model, c) == "h2d"
+                and copy_endpoints(model, c)[1] == order} - {None}
+    return any(la.caller == call.function and la.line > call.line and
+               any(root_identifier(model, a) in uploaded for a in launch_args(la))
+               for la in model.launches)
+
+
 def enclosing_ifs(stop: Node, node: Node) -> list[Node]:
     """``if`` statements (and ternaries) between ``node`` and its ancestor ``stop``."""
     out = []

@@ -11,6 +11,7 @@ import re
 from tree_sitter import Node
 
 from strategylens.detectors import Detector
+from strategylens.detectors.hst import sort_orders_device_work
 from strategylens.detectors.par import (
     COMPARISONS,
     assignments,
@@ -232,6 +233,8 @@ class CostBinning(Detector):
             for call in model.calls_in(fn):
                 if library_call(call, _SORT_BY_KEY) and self._computed_keys(model, fn, call):
                     yield at(call.node, 0.8)
+                elif sort_orders_device_work(model, call):  # e.g. longest jobs first
+                    yield at(call.node, 0.7)
         for fn in device_functions(model):
             computed = {name for name, value, _ in assignments(model, fn)
                         if value.type != "subscript_expression" and value.type != "identifier"
