@@ -392,6 +392,12 @@ class CoalescedAccess(Detector):
     id = "MEM-01"
     needs_index = True
 
+    @staticmethod
+    def _short(model: ProgramModel, loop) -> bool:
+        """A loop of at most 32 trips in every template instance (``for k < BPT``)."""
+        trips = [loop.trip_count] if loop.trip_count is not None else model.trip_counts(loop)
+        return bool(trips) and max(trips) <= 32
+
     def detect(self, model: ProgramModel) -> Iterator[Finding]:
         fns = {f.name: f for f in device_functions(model)}
         loops = {lp.node.id: lp for lp in model.loops}
@@ -403,7 +409,11 @@ class CoalescedAccess(Detector):
             if a.space != "global" or a.function not in fns:
                 continue
             total += 1
-            weight = 4.0 ** min(len(body_loops(a.node, fns[a.function])), 3)
+            # loops with a small fixed trip count (unrolled lanes, stencil taps) do not make an
+            # access dominant: only open or long loops weigh
+            repeats = [n for n in body_loops(a.node, fns[a.function])
+                       if n.id not in loops or not self._short(model, loops[n.id])]
+            weight = 4.0 ** min(len(repeats), 3)
             parent = a.node.parent
             aos = parent is not None and parent.type == "field_expression" and \
                 self._struct_element(model, fns[a.function], a)
