@@ -456,6 +456,34 @@ def list_tasks(root: Path | str | None = None) -> list[Task]:
     return tasks
 
 
+def task_of_solution(path: Path | str, ids: set[str] | frozenset[str]) -> str | None:
+    """The task a solution file belongs to, from where it lies: the deepest folder named after
+    a task id (``corpus/bfs/model-a/sample_1.cu``, ``tasks/bfs/solutions/x.cu``), else a
+    ``labels.yaml`` beside it that gives the file a ``task:`` (the gold fixtures); None when
+    neither says.
+
+    Examples
+    --------
+    >>> task_of_solution("runs/heat2d/m1/sample_0.cu", {"heat2d", "bfs"})
+    'heat2d'
+    >>> task_of_solution("elsewhere/sample_0.cu", {"heat2d"}) is None
+    True
+    """
+    p = Path(path)
+    for folder in reversed(p.parent.parts):
+        if folder in ids:
+            return folder
+    labels = p.parent / "labels.yaml"
+    if labels.is_file():
+        try:
+            spec = (yaml.safe_load(labels.read_text()) or {}).get(p.name)
+        except (OSError, yaml.YAMLError, AttributeError):
+            return None
+        task = spec.get("task") if isinstance(spec, dict) else None
+        return str(task) if task in ids else None
+    return None
+
+
 def scan_tasks(root: Path | str | None = None) -> tuple[list[Task], list[str]]:
     """Like :func:`list_tasks` but returns (tasks, error messages) instead of raising."""
     root = Path(root) if root else TASKS_DIR

@@ -447,3 +447,47 @@ def test_build_reference_is_safe_from_parallel_threads(tmp_path, monkeypatch):
         libs = list(pool.map(lambda _: tasks_mod.build_reference(task), range(4)))
     assert len(set(libs)) == 1 and libs[0].exists()
     assert [p.name for p in libs[0].parent.iterdir() if p.name.startswith(".")] == []
+
+
+# ------------------------------------------------------------------------- corpus layout
+
+def test_task_of_solution_from_folders_and_labels(tmp_path):
+    ids = {"bfs", "heat2d"}
+    assert T.task_of_solution(tmp_path / "corpus" / "bfs" / "model-a" / "s1.cu", ids) == "bfs"
+    # the deepest matching folder wins
+    assert T.task_of_solution(tmp_path / "heat2d" / "bfs" / "s.cu", ids) == "bfs"
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "labels.yaml").write_text("a.cu:\n  task: heat2d\nb.cu:\n  task: nosuch\n")
+    assert T.task_of_solution(gold / "a.cu", ids) == "heat2d"
+    assert T.task_of_solution(gold / "b.cu", ids) is None      # not a known task
+    assert T.task_of_solution(gold / "c.cu", ids) is None      # not in labels.yaml
+    (gold / "labels.yaml").write_text("::: not yaml [")
+    assert T.task_of_solution(gold / "a.cu", ids) is None
+
+
+def test_run_groups_a_corpus_by_task(tmp_path, monkeypatch):
+    from strategylens import harness
+
+    corpus = tmp_path / "corpus"
+    for rel in ("bfs/m1/s0.cu", "bfs/m2/s0.cu", "heat2d/m1/s0.cu", "misc/x.cu"):
+        (corpus / rel).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / rel).write_text("// empty\n")
+    calls = []
+
+    def fake_benchmark(task, files, sizes, store, cfg, **kw):
+        calls.append((task.id, sorted(f.relative_to(corpus).as_posix() for f in files), sizes))
+        return [{"task": task.id, "solution": str(f), "size": sizes[0], "correct": True,
+                 "audit_flags": []} for f in files]
+
+    monkeypatch.setattr(harness, "benchmark", fake_benchmark)
+    res = CliRunner().invoke(app, ["run", str(corpus), "--sizes", "small",
+                                   "--store", str(tmp_path / "store"), "-f", "json"])
+    assert res.exit_code == 0, res.output
+    assert sorted(calls) == [("bfs", ["bfs/m1/s0.cu", "bfs/m2/s0.cu"], ["small"]),
+                             ("heat2d", ["heat2d/m1/s0.cu"], ["small"])]
+    assert "misc/x.cu: no task" in res.stderr
+    none = CliRunner().invoke(app, ["run", str(corpus / "misc")])
+    assert none.exit_code == 2 and "no solution could be matched to a task" in none.stderr
+    bad = CliRunner().invoke(app, ["run", str(corpus / "bfs"), "--sizes", "huge"])
+    assert bad.exit_code == 2 and "bfs/task.yaml: no size huge" in bad.stderr

@@ -1,4 +1,4 @@
-"""`strategylens run`: build, run, time, audit and profile solutions of one task on the GPU."""
+"""`strategylens run`: build, run, time, audit and profile solutions on the GPU."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def _solutions(paths: list[Path]) -> list[Path]:
     found = []
     for p in paths:
         if p.is_dir():
-            found += sorted(p.glob("*.cu"))
+            found += sorted(p.rglob("*.cu"))
         elif p.suffix == ".cu" and p.is_file():
             found.append(p)
         else:
@@ -25,9 +25,35 @@ def _solutions(paths: list[Path]) -> list[Path]:
     return found
 
 
+def _by_task(sols: list[Path], task: str | None) -> dict[str, list[Path]]:
+    """Solutions grouped by task: all under ``--task``, or each by where it lies."""
+    from strategylens.tasks import scan_tasks, task_of_solution
+
+    if task:
+        return {task: sols}
+    tasks, errors = scan_tasks()
+    for e in errors:
+        warn(e)
+    ids = {t.id for t in tasks}
+    groups: dict[str, list[Path]] = {}
+    for s in sols:
+        tid = task_of_solution(s, ids)
+        if tid is None:
+            warn(f"{s}: no task: put it under a folder named after the task id "
+                 f"({', '.join(sorted(ids)[:4])}, ...) or give --task; skipped")
+            continue
+        groups.setdefault(tid, []).append(s)
+    return groups
+
+
 def command(
-    paths: list[Path] = typer.Argument(..., help="Solution .cu files or folders holding them."),
-    task: str = typer.Option(..., "--task", "-t", help="Task id or task folder."),
+    paths: list[Path] = typer.Argument(..., help="Solution .cu files or folders holding them "
+                                       "(searched recursively)."),
+    task: str = typer.Option(None, "--task", "-t",
+                             help="Task id or task folder of every solution. Without it each "
+                                  "solution's task is the nearest folder named after a task "
+                                  "id (corpus/<task>/<model>/sample.cu), or its entry in a "
+                                  "labels.yaml beside it."),
     sizes: str = typer.Option("small,medium,large", "--sizes", help="Comma-separated sizes."),
     store: Path = typer.Option(Path("results"), "--store", help="Results store folder."),
     warmup_s: float = typer.Option(0.3, help="Warm-up time budget per solution and size (s)."),
@@ -43,7 +69,7 @@ def command(
     arch: str = typer.Option(None, help="nvcc -arch (default: from the GPU found now)."),
     fmt: Format = FormatOption,
 ) -> None:
-    """Run solutions of one task at several sizes; results go to the store as they finish.
+    """Run solutions at several sizes; results go to the store as they finish.
 
     Examples:
 
@@ -51,32 +77,44 @@ def command(
 
       strategylens run my.cu --task heat2d --sizes small --store runs/x --format json
 
+      strategylens run corpus/ --sizes small,medium --store runs/all   # corpus/<task>/...
+
     A (solution, size) already in the store is skipped, so an interrupted run resumes.
     Exit code 1 when a solution fails, is incorrect or raises an audit flag.
     """
     from strategylens.harness import RunConfig, benchmark
     from strategylens.tasks import TaskError, load_task
 
-    try:
-        t = load_task(task)
-    except TaskError as exc:
-        raise fail(str(exc)) from None
     size_list = [s.strip() for s in sizes.split(",") if s.strip()]
-    bad = [s for s in size_list if s not in t.sizes]
-    if bad:
-        raise fail(f"{t.path / 'task.yaml'}: no size {', '.join(bad)} (have {', '.join(t.sizes)})")
     sols = _solutions(paths)
     if not sols:
         raise fail("no solutions to run")
+    groups = _by_task(sols, task)
+    if not groups:
+        raise fail("no solution could be matched to a task; give --task")
+    loaded = []
+    for tid, files in groups.items():
+        try:
+            t = load_task(tid)
+        except TaskError as exc:
+            raise fail(str(exc)) from None
+        bad = [s for s in size_list if s not in t.sizes]
+        if bad:
+            raise fail(f"{t.path / 'task.yaml'}: no size {', '.join(bad)} "
+                       f"(have {', '.join(t.sizes)})")
+        loaded.append((t, files))
     cfg = RunConfig(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise,
                     min_trials=min_trials, call_timeout_s=call_timeout_s,
                     solution_timeout_s=solution_timeout_s,
                     mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock,
                     cupti=cupti)
-    try:
-        rows = benchmark(t, sols, size_list, store, cfg, remeasure_cpu=remeasure_cpu, arch=arch)
-    except RuntimeError as exc:
-        raise fail(str(exc)) from None
+    rows = []
+    for t, files in loaded:
+        try:
+            rows += benchmark(t, files, size_list, store, cfg, remeasure_cpu=remeasure_cpu,
+                              arch=arch)
+        except RuntimeError as exc:
+            raise fail(str(exc)) from None
     emit(rows, fmt, COLUMNS)
     bad_rows = [r for r in rows if not r["correct"] or r["audit_flags"]]
     raise typer.Exit(EXIT_FINDINGS if bad_rows else EXIT_OK)
