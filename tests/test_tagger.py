@@ -469,3 +469,25 @@ def test_cli_store_adds_the_committed_h200_evidence(tmp_path):
     bad = CliRunner().invoke(app, ["tag", str(cheats / "static_cache.cu"), "--store",
                                    str(tmp_path)])
     assert bad.exit_code == 2 and "not a results store" in bad.stderr
+
+
+def test_cli_task_auto_gives_each_file_its_tasks_reference(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    files = [str(root / "tests" / "fixtures" / "gold-heldout" / "pagerank_pull.cu"),
+             str(root / "tests" / "fixtures" / "gold-heldout2" / "spmv_thrust_norm.cu")]
+    stray = tmp_path / "stray.cu"
+    stray.write_text("__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+                     "extern \"C\" void solution_compute(float* x) { k<<<1, 32>>>(x); }\n")
+
+    def mem10(args):
+        res = CliRunner().invoke(app, ["tag", *args, "--format", "jsonl", "--no-cache",
+                                       "--no-index"])
+        assert res.exit_code == 0, res.output
+        return res, {Path(d["path"]).name for d in map(json.loads, res.stdout.splitlines())
+                     if any(lb["id"] == "MEM-10" for lb in d["labels"])}
+
+    # float accumulation is narrower only against these tasks' double-accumulating references
+    assert mem10(files)[1] == set()
+    res, found = mem10([*files, str(stray), "--task", "auto"])
+    assert found == {"pagerank_pull.cu", "spmv_thrust_norm.cu"}
+    assert "1 file(s) under no task folder" in res.stderr

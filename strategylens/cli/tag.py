@@ -47,7 +47,9 @@ def command(
                                   help="Files larger than this are reported, not tagged."),
     task: Optional[str] = typer.Option(None, "--task",
                                        help="Task whose C reference the solutions port: enables "
-                                            "evidence relative to the reference (MEM-10)."),
+                                            "evidence relative to the reference (MEM-10). "
+                                            "'auto': each file's task is the folder named "
+                                            "after it (or its labels.yaml entry)."),
     reference: Optional[Path] = typer.Option(None, "--reference",
                                              help="A C reference file, instead of --task."),
     store: Optional[Path] = typer.Option(None, "--store",
@@ -71,6 +73,7 @@ def command(
       strategylens tag solution.cu --detectors substring   # AccelEval's keyword labels
       strategylens tag runs/ --detectors compare          # where the two disagree
       strategylens tag tasks/heat2d/solutions --task heat2d  # reference-relative evidence
+      strategylens tag corpus/ --task auto               # each file with its task's reference
       strategylens tag tests/cheats --store analyses/h200    # plus what the H200 runs showed
     """
     from strategylens import tagger
@@ -85,6 +88,10 @@ def command(
     ref_source = None
     if task and reference:
         raise fail("give --task or --reference, not both", EXIT_USAGE)
+    groups: list[tuple[list, bytes | None]] = [(files, None)]
+    if task == "auto":
+        groups = _reference_groups(files)
+        task = None
     if task:
         from strategylens.tasks import TaskError, load_task
 
@@ -98,6 +105,7 @@ def command(
         except OSError as exc:
             raise fail(f"{reference}: cannot read the reference ({exc.strerror or exc})",
                        EXIT_USAGE) from None
+        groups = [(files, ref_source)]
     if detectors == DetectorSet.compare:
         _compare(files, fmt, jobs, entry, not no_index, not no_cache, max_bytes,
                  list(catalog) if catalog else None)
@@ -118,9 +126,11 @@ def command(
         if not runs:
             warn(f"{store}: the store holds no results; no harness evidence added")
     results = []
-    stream = tagger.tag_paths(files, jobs=jobs or None, detectors=detectors.value, entry=entry,
-                              index=not no_index, catalog=cat, cache=not no_cache,
-                              size_limit=max_bytes, reference=ref_source)
+    stream = (r for group, ref in groups
+              for r in tagger.tag_paths(group, jobs=jobs or None, detectors=detectors.value,
+                                        entry=entry, index=not no_index, catalog=cat,
+                                        cache=not no_cache, size_limit=max_bytes,
+                                        reference=ref))
     for r in iter_progress(stream, total=len(files), description="tagging"):
         if runs:
             r = tagger.add_harness_evidence(r, tagger.rows_for(r.path, runs), cat)
@@ -151,6 +161,26 @@ def command(
     if failed:
         warn(f"{failed} of {len(results)} files could not be tagged")
     raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def _reference_groups(files: list) -> list[tuple[list, bytes | None]]:
+    """Files grouped by the task each lies under (``strategylens.tasks.task_of_solution``),
+    each group with its task's C reference; files under no task get none."""
+    from strategylens.tasks import scan_tasks, task_of_solution
+
+    tasks, _ = scan_tasks()
+    by_id = {t.id: t for t in tasks}
+    grouped: dict[str | None, list] = {}
+    for f in files:
+        grouped.setdefault(task_of_solution(f, set(by_id)), []).append(f)
+    if None in grouped:
+        warn(f"{len(grouped[None])} file(s) under no task folder (first: {grouped[None][0]}); "
+             "tagged without a reference")
+    out = []
+    for tid, group in grouped.items():
+        ref = by_id[tid].path / "reference.c" if tid else None
+        out.append((group, ref.read_bytes() if ref is not None and ref.is_file() else None))
+    return out
 
 
 def _compare(files, fmt, jobs, entry, index, cache, max_bytes, extra_catalog) -> None:
