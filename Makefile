@@ -22,8 +22,8 @@ demo: $(STAMP)
 	$(BIN)/strategylens catalog validate
 	$(BIN)/strategylens catalog list
 	mkdir -p $(DEMO)
-	$(BIN)/strategylens tag tasks/*/solutions tests/fixtures/gold tests/fixtures/gold-heldout
-	$(BIN)/strategylens tag tasks/*/solutions tests/cheats tests/fixtures/harness_task/saxpy/solutions --store analyses/h200 --format jsonl > $(DEMO)/labels.jsonl
+	$(BIN)/strategylens tag tasks/*/solutions tests/fixtures/gold tests/fixtures/gold-heldout --task auto
+	$(BIN)/strategylens tag tasks/*/solutions tests/cheats tests/fixtures/harness_task/saxpy/solutions --task auto --store analyses/h200 --format jsonl > $(DEMO)/labels.jsonl
 	$(BIN)/strategylens results export analyses/h200 --format csv > $(DEMO)/h200.csv
 	$(BIN)/strategylens report --store analyses/h200 --labels $(DEMO)/labels.jsonl --out $(DEMO)/report
 	@echo "demo: labels in $(DEMO)/labels.jsonl, H200 results in $(DEMO)/h200.csv, report in $(DEMO)/report/report.html"
