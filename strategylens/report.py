@@ -26,7 +26,7 @@ class ReportTables:
 
     Attributes are DataFrames from :mod:`strategylens.stats` (``effects``: fit_effects,
     ``structural``: structural_contrast, ``sizes``: size_effects, ``doses``: dose_response,
-    ``compare``:
+    ``time``: time_breakdown, ``compare``:
     compare_methods, ``leaderboard``, ``jaccard``, ``task_matrix``, ``excluded``,
     ``failures``), plus ``fit`` and the summary counts.
     """
@@ -35,6 +35,7 @@ class ReportTables:
     structural: pd.DataFrame
     sizes: pd.DataFrame
     doses: pd.DataFrame
+    time: pd.DataFrame
     compare: pd.DataFrame
     leaderboard: pd.DataFrame
     jaccard: pd.DataFrame
@@ -79,6 +80,7 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
         structural=stats.structural_contrast(data, fit, structural=structural, alpha=alpha),
         sizes=stats.size_effects(data, fit, alpha=alpha),
         doses=stats.dose_response(data, fit, structural=structural, alpha=alpha),
+        time=time_breakdown(table),
         compare=stats.compare_methods(
             fit.table, stats.acceleval_measures(data, bundle_threshold=acceleval_threshold)),
         leaderboard=stats.leaderboard(data, p=p, k=k),
@@ -89,6 +91,82 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
 # --------------------------------------------------------------------------------------------
 # Figures
 # --------------------------------------------------------------------------------------------
+
+TIME_COLUMNS = ["task", "size", "solutions", "e2e_ms", "kernel_ms", "copy_ms", "other_ms",
+                "kernel_share", "copy_share", "other_share", "floor_ratio", "speedup"]
+
+
+def time_breakdown(table: pd.DataFrame) -> pd.DataFrame:
+    """Where the end-to-end time goes, per task and size, from the harness's CUPTI profile.
+
+    Per passing row: ``kernel_ms`` (summed kernel time), ``copy_ms`` (host-to-device,
+    device-to-host and memsets), ``other_ms`` = end-to-end minus both, floored at 0
+    (allocation, frees, launch and API overhead, host work; busy times that overlap in streams
+    can exceed the call). Shares are of the end-to-end median. Each column is the median over
+    the task and size's solutions; ``floor_ratio`` is end-to-end over the pinned transfer
+    floor. Empty when the table has no profile columns (a CSV without them, CUPTI missing).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"task": ["a", "a"], "size": ["s", "s"], "solution": ["x", "y"],
+    ...                   "e2e_ms_median": [10.0, 20.0], "kernel_ms": [2.0, 4.0],
+    ...                   "h2d_ms": [5.0, 10.0], "d2h_ms": [1.0, 2.0]})
+    >>> time_breakdown(t)[["e2e_ms", "kernel_share", "copy_share", "other_share"]].values.tolist()
+    [[15.0, 0.2, 0.6, 0.2]]
+    """
+    need = {"e2e_ms_median", "kernel_ms", "h2d_ms", "d2h_ms"}
+    if not need <= set(table.columns):
+        return pd.DataFrame(columns=TIME_COLUMNS)
+    t = table[table["kernel_ms"].notna() & table["e2e_ms_median"].notna()].copy()
+    if t.empty:
+        return pd.DataFrame(columns=TIME_COLUMNS)
+    memset = t["memset_ms"].fillna(0.0) if "memset_ms" in t.columns else 0.0
+    t["e2e_ms"] = t["e2e_ms_median"]
+    t["copy_ms"] = t["h2d_ms"].fillna(0.0) + t["d2h_ms"].fillna(0.0) + memset
+    t["other_ms"] = (t["e2e_ms"] - t["kernel_ms"] - t["copy_ms"]).clip(lower=0.0)
+    for part in ("kernel", "copy", "other"):
+        t[f"{part}_share"] = t[f"{part}_ms"] / t["e2e_ms"]
+    for col in ("floor_ratio", "speedup"):
+        if col not in t.columns:
+            t[col] = np.nan
+    cols = ["e2e_ms", "kernel_ms", "copy_ms", "other_ms", "kernel_share", "copy_share",
+            "other_share", "floor_ratio", "speedup"]
+    out = t.groupby(["task", "size"], sort=False)[cols].median().reset_index()
+    n = t.groupby(["task", "size"], sort=False)["solution"].nunique() \
+        if "solution" in t.columns else t.groupby(["task", "size"], sort=False).size()
+    out.insert(2, "solutions", out.set_index(["task", "size"]).index.map(n).astype(int))
+    order = {z: i for i, z in enumerate(stats._size_rank(t))}
+    out = out.sort_values(["task", "size"], key=lambda c: c.map(order) if c.name == "size"
+                          else c).reset_index(drop=True)
+    return out[TIME_COLUMNS]
+
+
+def time_plot(breakdown: pd.DataFrame, path: Path) -> Path:
+    """Stacked shares of kernel, copy and other time per task at its largest size."""
+    plt = _plt()
+    last = breakdown.groupby("task", sort=True).tail(1).sort_values("copy_share")
+    fig, ax = plt.subplots(figsize=(7.5, 0.34 * len(last) + 1.3))
+    y = np.arange(len(last))
+    left = np.zeros(len(last))
+    for part, color in (("kernel", "#1f77b4"), ("copy", "#ff7f0e"), ("other", "#7f7f7f")):
+        share = last[f"{part}_share"].to_numpy(dtype=float)
+        ax.barh(y, share, left=left, color=color, label=part)
+        left += share
+    for i, r in enumerate(last.itertuples()):
+        ax.text(min(left[i], 1.0) + 0.01, i, f"{r.e2e_ms:.3g} ms ({r.size})", va="center",
+                fontsize=7)
+    ax.set_yticks(y)
+    ax.set_yticklabels(last["task"], fontsize=8)
+    ax.set_xlim(0, 1.35)
+    ax.set_xlabel("share of the end-to-end call (median over solutions, largest size)")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+
 
 def _plt():
     import matplotlib
@@ -305,11 +383,13 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
     if s["has_cpu_ms"]:
         figures["speedup_cpu"] = speedup_cpu_plot(data.table, s["sizes"],
                                                   figdir / "speedup_cpu.png")
+    if len(tables.time):
+        figures["time"] = time_plot(tables.time, figdir / "time.png")
     if len(tables.task_matrix):
         figures["task_matrix"] = heatmap(tables.task_matrix, figdir / "task_matrix.png",
                                          label="share of the task's passing rows using it",
                                          cmap="Blues")
-    for name in ("effects", "structural", "sizes", "doses", "compare", "leaderboard",
+    for name in ("effects", "structural", "sizes", "doses", "time", "compare", "leaderboard",
                  "excluded"):
         getattr(tables, name).to_csv(tabdir / f"{name}.csv", index=False)
     tables.jaccard.to_csv(tabdir / "jaccard.csv")
@@ -365,6 +445,11 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
              "n_users", "low", "high", "note"],
             ["strategy", "kind", "multiplier per doubling", "CI low", "CI high", "q", "users",
              "lowest intensity", "highest", "note"]) if len(tables.doses) else None,
+        "time": _table(tables.time, ["task", "size", "solutions", "e2e_ms", "kernel_share",
+                                     "copy_share", "other_share", "floor_ratio", "speedup"],
+                       ["task", "size", "solutions", "end to end (ms)", "kernels",
+                        "copies", "other", "x transfer floor", "speedup"])
+        if len(tables.time) else None,
         "compare": _table(tables.compare, ["strategy", "multiplier", "multiplier_low",
                                            "multiplier_high", "lift", "naive_ratio",
                                            "winner_coverage", "selectivity", "bundle",

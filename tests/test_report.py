@@ -150,3 +150,24 @@ def test_degenerate_inputs(tmp_path):
     paths = report.build_report(stats.prepare_table(two, "two.csv"), tmp_path, bootstrap=0)
     assert sorted(paths) == ["forest", "html", "markdown", "structural"]
     assert "No effect by size could be estimated" in paths["markdown"].read_text()
+
+
+def test_time_breakdown_from_the_committed_h200_store(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps({"path": f"tasks/{t}/solutions/baseline.cu", "ok": True,
+                                          "labels": []}) + "\n"
+                              for t in ("bfs", "heat2d", "histogram")))
+    data = stats.load_analysis(None, root / "analyses" / "h200", labels)
+    time = report.time_breakdown(data.table).set_index(["task", "size"])
+    row = data.table.set_index(["task", "size"]).loc[("heat2d", "large")]
+    got = time.loc[("heat2d", "large")]
+    assert got.solutions == 1 and got.e2e_ms == row.e2e_ms_median
+    assert got.kernel_share == pytest.approx(row.kernel_ms / row.e2e_ms_median)
+    assert got.copy_share == pytest.approx((row.h2d_ms + row.d2h_ms) / row.e2e_ms_median, rel=0.01)
+    assert list(time.loc["bfs"].index) == ["small", "medium", "large"]
+    md = report.build_report(data, tmp_path / "out", bootstrap=0)["markdown"].read_text()
+    assert "## Where the time goes" in md and "figures/time.png" in md
+    plain = stats.simulate_corpus(n_tasks=6, n_authors=3, seed=3)
+    md = report.build_report(plain.data, tmp_path / "sim", bootstrap=0)["markdown"].read_text()
+    assert "The data have no profile columns" in md
