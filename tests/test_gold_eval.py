@@ -56,3 +56,23 @@ def test_calibration_scores_and_reliability():
         ("0.00-0.70", 1, 1.0), ("0.80-0.90", 2, 0.5), ("0.95-1.00", 1, 1.0)]
     x = cal.features([{"confidence": 0.5, "n_evidence": 0, "anti": True}])
     assert x.tolist() == [[0.0, 0.0, 1.0]]
+
+
+def test_leave_one_set_out_scores_each_set_with_a_model_fitted_on_the_others(tmp_path):
+    import json
+
+    cal = _load("calibrate")
+    files = []
+    for name, wrong_conf in (("s1", 0.55), ("s2", 0.6), ("s3", 0.58)):
+        rows = [{"file": f"{name}/f.cu", "id": "MEM-01", "confidence": c, "n_evidence": 1,
+                 "anti": False, "correct": c > 0.7} for c in (0.9, 0.85, 0.95, 0.8, wrong_conf)]
+        f = tmp_path / f"{name}.json"
+        f.write_text(json.dumps({"set": name, "commit": "x", "examples": rows}))
+        files.append(f)
+    out = tmp_path / "loso.json"
+    assert cal.leave_one_set_out(files, out) == 0
+    report = json.loads(out.read_text())
+    assert [(r["set"], r["n"], r["wrong"]) for r in report["sets"]] == [
+        ("s1", 5, 1), ("s2", 5, 1), ("s3", 5, 1)]
+    # low confidence means wrong in every set, so a fitted model beats the raw numbers
+    assert report["pooled_calibrated"]["brier"] < report["pooled_raw"]["brier"]

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from strategylens.catalog import load_catalog  # noqa: E402
 from strategylens.detectors import load_detectors  # noqa: E402
 from strategylens.provenance import git_commit  # noqa: E402
-from strategylens.tagger import label_features, tag_file  # noqa: E402
+from strategylens.tagger import tag_file  # noqa: E402
 
 TRAIN = ["gold", "gold-heldout", "gold-heldout2", "gold-independent-a", "gold-independent-b"]
 
@@ -42,8 +42,11 @@ def examples(gold_dir: Path, catalog, detectors) -> list[dict]:
     out = []
     for name, spec in labels.items():
         ref = ROOT / "tasks" / str(spec.get("task")) / "reference.c"
-        result = tag_file(gold_dir / name, detectors=detectors, catalog=catalog,
-                          reference=ref.read_bytes() if ref.is_file() else None)
+        try:
+            result = tag_file(gold_dir / name, detectors=detectors, catalog=catalog,
+                              reference=ref.read_bytes() if ref.is_file() else None)
+        except TypeError:  # a tagger from before reference-relative evidence (--dump on it)
+            result = tag_file(gold_dir / name, detectors=detectors, catalog=catalog)
         present, unsure = spec.get("present") or {}, set(spec.get("unsure") or [])
         for lb in result.labels:
             if lb.id not in unsure:
@@ -54,6 +57,8 @@ def examples(gold_dir: Path, catalog, detectors) -> list[dict]:
 
 
 def features(rows: list[dict]) -> np.ndarray:
+    from strategylens.tagger import label_features  # noqa: PLC0415
+
     return np.array([label_features(r["confidence"], r["n_evidence"], r["anti"]) for r in rows])
 
 
@@ -75,9 +80,47 @@ def reliability(p: np.ndarray, y: np.ndarray, edges=(0, 0.7, 0.8, 0.9, 0.95, 1.0
     return rows
 
 
-def main() -> int:
+def fit(rows: list[dict]):
     from sklearn.linear_model import LogisticRegression
 
+    y = np.array([r["correct"] for r in rows], dtype=float)
+    return LogisticRegression(C=1.0).fit(features(rows), y)
+
+
+def leave_one_set_out(files: list[Path], out: Path) -> int:
+    """Fit on every first-contact set but one, score on that one; pooled and per set."""
+    sets = {json.loads(f.read_text())["set"]: json.loads(f.read_text())["examples"]
+            for f in files}
+    raw, cal, ys, per_set = [], [], [], []
+    for name, rows in sets.items():
+        model = fit([r for other, rs in sets.items() if other != name for r in rs])
+        y = np.array([r["correct"] for r in rows], dtype=float)
+        p_raw = np.array([r["confidence"] for r in rows])
+        p_cal = model.predict_proba(features(rows))[:, 1]
+        per_set.append({"set": name, "n": len(rows), "wrong": int((1 - y).sum()),
+                        "raw": scores(p_raw, y), "calibrated": scores(p_cal, y)})
+        raw.append(p_raw)
+        cal.append(p_cal)
+        ys.append(y)
+    raw, cal, y = np.concatenate(raw), np.concatenate(cal), np.concatenate(ys)
+    report = {"method": "leave one first-contact set out", "sets": per_set,
+              "pooled_raw": scores(raw, y), "pooled_calibrated": scores(cal, y),
+              "reliability_raw": reliability(raw, y),
+              "reliability_calibrated": reliability(cal, y)}
+    out.write_text(json.dumps(report, indent=1) + "\n")
+    for r in per_set:
+        print(f"{r['set']:24s} n={r['n']:3d} wrong={r['wrong']:2d}  Brier raw "
+              f"{r['raw']['brier']:.4f} calibrated {r['calibrated']['brier']:.4f}")
+    print(f"pooled: n={len(y)} wrong={int((1 - y).sum())}  Brier raw "
+          f"{report['pooled_raw']['brier']:.4f} calibrated {report['pooled_calibrated']['brier']:.4f}"
+          f"; log loss raw {report['pooled_raw']['log_loss']:.4f} calibrated "
+          f"{report['pooled_calibrated']['log_loss']:.4f}")
+    print("reliability raw", report["reliability_raw"])
+    print("reliability calibrated", report["reliability_calibrated"])
+    return 0
+
+
+def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--train", nargs="+", default=TRAIN)
     ap.add_argument("--test", type=Path)
@@ -85,14 +128,35 @@ def main() -> int:
     ap.add_argument("--write-model", type=Path,
                     help="write the fitted model here (the tagger reads strategylens/"
                          "calibration.json)")
+    ap.add_argument("--examples", type=Path, nargs="+",
+                    help="fit on these example files (written by --dump at a set's first "
+                         "contact) instead of tagging the --train sets now")
+    ap.add_argument("--dump", type=Path,
+                    help="write the --test set's examples (tagged now) to this file and stop")
+    ap.add_argument("--loso", action="store_true",
+                    help="with --examples: leave one set out, fit on the rest, score on it")
     args = ap.parse_args()
+    if args.loso:
+        return leave_one_set_out(args.examples, args.out)
     catalog = load_catalog()
     detectors = load_detectors(catalog)
+    if args.dump:
+        rows = examples(args.test.resolve(), catalog, detectors)
+        args.dump.write_text(json.dumps({"set": args.test.name, "commit": git_commit(),
+                                         "examples": rows}, indent=1) + "\n")
+        print(f"wrote {args.dump}: {len(rows)} labels, "
+              f"{sum(not r['correct'] for r in rows)} wrong")
+        return 0
     # raw detector confidences: the shipped calibration must not feed back into its own fit
-    train = [r for d in args.train
-             for r in examples(ROOT / "tests" / "fixtures" / d, catalog, detectors)]
+    if args.examples:
+        train = [r for f in args.examples for r in json.loads(f.read_text())["examples"]]
+        args.train = [json.loads(f.read_text())["set"] + " (first contact)"
+                      for f in args.examples]
+    else:
+        train = [r for d in args.train
+                 for r in examples(ROOT / "tests" / "fixtures" / d, catalog, detectors)]
     ytr = np.array([r["correct"] for r in train], dtype=float)
-    model = LogisticRegression(C=1.0).fit(features(train), ytr)
+    model = fit(train)
     if args.write_model:
         args.write_model.write_text(json.dumps({
             "features": ["logit(confidence)", "log1p(n_evidence)", "anti-pattern"],
@@ -104,7 +168,8 @@ def main() -> int:
         print(f"wrote {args.write_model}: {len(train)} labels, {int((1 - ytr).sum())} wrong")
     if args.test is None:
         return 0
-    test = examples(args.test.resolve(), catalog, detectors)
+    test = json.loads(args.test.read_text())["examples"] if args.test.suffix == ".json" \
+        else examples(args.test.resolve(), catalog, detectors)
     yte = np.array([r["correct"] for r in test], dtype=float)
     raw, cal = np.array([r["confidence"] for r in test]), model.predict_proba(features(test))[:, 1]
     report = {
