@@ -1113,7 +1113,6 @@ def dose_response(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = No
     >>> bool(row.loc["PAR-02", "ci_low_log"] < 0.15 < row.loc["PAR-02", "ci_high_log"])
     True
     """
-    from scipy import stats as st
     from statsmodels.stats.multitest import multipletests
 
     table = _as_table(data).reset_index(drop=True)
@@ -1155,19 +1154,20 @@ def dose_response(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = No
                             + list(doses.values()))
         xr = _residualize(fe, x)
         yr = _residualize(fe, np.log(table["speedup"].to_numpy(dtype=float))[:, None])[:, 0]
-        groups = pd.factorize(table["task"])[0]
-        res, cov_used = _ols_fwl(yr, xr, groups, fit.cov_type)
-        df = max(int(groups.max()), 1)
-        tcrit = st.t.ppf(1 - alpha / 2, df)
-        params, bse = np.asarray(res.params), np.asarray(res.bse)
-        for j, sid in enumerate(doses, start=len(names)):
-            row = next(r for r in rows if r["strategy"] == sid)
-            est, se = float(params[j]), float(bse[j])
-            row.update(slope_log=est, se_log=se, ci_low_log=est - tcrit * se,
-                       ci_high_log=est + tcrit * se, estimable=True,
-                       p_value=float(2 * st.t.sf(abs(est / se), df)) if se > 0 else np.nan,
-                       note="" if cov_used == fit.cov_type
-                       else f"{cov_used} covariance: {fit.cov_type} not identified")
+        res, cov_used = _ols_fwl(yr, xr, pd.factorize(table["task"])[0], fit.cov_type)
+        regs = names + [f"{sid}{_INTENSITY}" for sid in doses]
+        with_doses = EffectsFit(pd.DataFrame(), pd.Series(np.asarray(res.params), index=regs),
+                                pd.DataFrame(np.asarray(res.cov_params()), index=regs,
+                                             columns=regs), fit.df_inference, {}, [], res,
+                                cov_used)
+        for sid in doses:
+            est = with_doses.combination({f"{sid}{_INTENSITY}": 1.0}, alpha)
+            next(r for r in rows if r["strategy"] == sid).update(
+                slope_log=est["estimate_log"], se_log=est["se_log"],
+                ci_low_log=est["ci_low_log"], ci_high_log=est["ci_high_log"],
+                p_value=est["p_value"], estimable=True,
+                note="" if cov_used == fit.cov_type
+                else f"{cov_used} covariance: {fit.cov_type} not identified")
     out = pd.DataFrame(rows)
     for c in DOSE_COLUMNS:
         if c not in out.columns:

@@ -563,7 +563,8 @@ def add_harness_evidence(result: FileResult, rows: Sequence[dict], catalog=None)
     if not result.ok or not rows:
         return result
     by_id = {lb.id: lb for lb in result.labels}
-    for sid, conf, note, may_add in harness_findings(rows):
+    findings = harness_findings(rows)
+    for sid, conf, note, may_add in findings:
         lb = by_id.get(sid)
         if lb is None:
             if not may_add:
@@ -573,7 +574,7 @@ def add_harness_evidence(result: FileResult, rows: Sequence[dict], catalog=None)
         if not any(e.note == note for e in lb.evidence):
             lb.evidence.append(Evidence(0, 0, "harness", note))
         lb.confidence = max(lb.confidence, conf)
-    seen = {sid for sid, *_ in harness_findings(rows)}
+    seen = {sid for sid, *_ in findings}
     sizes = ", ".join(sorted({str(r.get("size")) for r in rows}))
     for sid in ("AP-04", "AP-05"):
         if sid in by_id and sid not in seen:

@@ -484,6 +484,18 @@ def task_of_solution(path: Path | str, ids: set[str] | frozenset[str]) -> str | 
     return None
 
 
+def group_by_task(files) -> tuple[dict[str | None, list], dict[str, Task], list[str]]:
+    """Solution files grouped by :func:`task_of_solution` (key None: no task found), the
+    tasks by id, and the task folders that could not be read."""
+    tasks, errors = scan_tasks()
+    by_id = {t.id: t for t in tasks}
+    ids = set(by_id)
+    groups: dict[str | None, list] = {}
+    for f in files:
+        groups.setdefault(task_of_solution(f, ids), []).append(f)
+    return groups, by_id, errors
+
+
 def scan_tasks(root: Path | str | None = None) -> tuple[list[Task], list[str]]:
     """Like :func:`list_tasks` but returns (tasks, error messages) instead of raising."""
     root = Path(root) if root else TASKS_DIR

@@ -27,22 +27,16 @@ def _solutions(paths: list[Path]) -> list[Path]:
 
 def _by_task(sols: list[Path], task: str | None) -> dict[str, list[Path]]:
     """Solutions grouped by task: all under ``--task``, or each by where it lies."""
-    from strategylens.tasks import scan_tasks, task_of_solution
+    from strategylens.tasks import group_by_task
 
     if task:
         return {task: sols}
-    tasks, errors = scan_tasks()
+    groups, by_id, errors = group_by_task(sols)
     for e in errors:
         warn(e)
-    ids = {t.id for t in tasks}
-    groups: dict[str, list[Path]] = {}
-    for s in sols:
-        tid = task_of_solution(s, ids)
-        if tid is None:
-            warn(f"{s}: no task: put it under a folder named after the task id "
-                 f"({', '.join(sorted(ids)[:4])}, ...) or give --task; skipped")
-            continue
-        groups.setdefault(tid, []).append(s)
+    for s in groups.pop(None, []):
+        warn(f"{s}: no task: put it under a folder named after the task id "
+             f"({', '.join(sorted(by_id)[:4])}, ...) or give --task; skipped")
     return groups
 
 

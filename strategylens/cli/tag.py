@@ -166,13 +166,9 @@ def command(
 def _reference_groups(files: list) -> list[tuple[list, bytes | None]]:
     """Files grouped by the task each lies under (``strategylens.tasks.task_of_solution``),
     each group with its task's C reference; files under no task get none."""
-    from strategylens.tasks import scan_tasks, task_of_solution
+    from strategylens.tasks import group_by_task
 
-    tasks, _ = scan_tasks()
-    by_id = {t.id: t for t in tasks}
-    grouped: dict[str | None, list] = {}
-    for f in files:
-        grouped.setdefault(task_of_solution(f, set(by_id)), []).append(f)
+    grouped, by_id, _ = group_by_task(files)
     if None in grouped:
         warn(f"{len(grouped[None])} file(s) under no task folder (first: {grouped[None][0]}); "
              "tagged without a reference")

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from strategylens.detectors import Finding
-from strategylens.detectors.hst import (LineDetector, call_args, descendants, device_work_in,
-                                        sort_orders_device_work,
+from strategylens.detectors.hst import (HOST_SORTS, LineDetector, call_args, descendants,
+                                        device_work_in, sort_orders_device_work,
                                         host_loops, identifiers, in_condition_part, inside,
                                         is_cub_device, is_host_function, is_library_compute,
                                         is_thrust_algorithm, launch_args, reachable_host_calls,
@@ -28,8 +28,6 @@ _INT_WORDS = ("int", "long", "size_t", "unsigned", "short", "ptrdiff_t", "int64_
 _BIG_CONSTANT = 4096
 _ALLOC_NAMES = {"cudaMalloc", "cudaMallocHost", "cudaMallocManaged", "cudaHostAlloc",
                 "cudaMallocPitch", "cudaMalloc3D", "cudaMallocAsync"}
-_HOST_SORTS = {"std::sort", "std::stable_sort", "qsort", "std::qsort", "std::nth_element",
-               "std::partial_sort", "sort", "stable_sort"}
 _MATH_CALLS = {"sqrt", "sqrtf", "exp", "expf", "log", "logf", "pow", "powf", "fabs", "fabsf",
                "sin", "sinf", "cos", "cosf", "erf", "erff", "erfc", "erfcf", "fmin", "fmax",
                "fminf", "fmaxf", "std::sqrt", "std::exp", "std::log", "std::pow", "std::abs",
@@ -611,7 +609,7 @@ class HostSideCompute(LineDetector):
             depth = max(sum(1 for o in loops if inside(o.node, lp.node)) for lp in inner)
             out.append((float(depth), top.line_start))
         for c in reachable_host_calls(model):
-            if c.name in _HOST_SORTS and not self._fallback(model, c) and \
+            if c.name in HOST_SORTS and not self._fallback(model, c) and \
                     not sort_orders_device_work(model, c):
                 out.append((1.5, c.line))
         return out

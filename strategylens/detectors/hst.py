@@ -256,7 +256,9 @@ def copy_endpoints(model: ProgramModel, call: Call) -> tuple[str | None, str | N
     return dst, src
 
 
-HOST_SORTS = {"std::sort", "std::stable_sort", "sort", "stable_sort"}
+HOST_SORTS = {"std::sort", "std::stable_sort", "qsort", "std::qsort", "std::nth_element",
+              "std::partial_sort", "sort", "stable_sort"}
+_COMPARATOR_THIRD = {"std::sort", "std::stable_sort", "sort", "stable_sort"}  # (first, last, cmp)
 
 
 def sort_orders_device_work(model: ProgramModel, call: Call) -> bool:
@@ -264,7 +266,7 @@ def sort_orders_device_work(model: ProgramModel, call: Call) -> bool:
     ``[&](int x, int y) { return len[x] > len[y]; }``) whose result is copied to the device and
     handed to a kernel: it orders the device's work, it does not compute the answer."""
     args = call_args(call)
-    if call.name not in HOST_SORTS or len(args) < 3:
+    if call.name not in _COMPARATOR_THIRD or len(args) < 3:
         return False
     order = root_identifier(model, args[0])
     keyed = {root_identifier(model, n) for n in descendants(args[2])

@@ -653,11 +653,12 @@ class SharedMemoryTiling(Detector):
             # Pointers carved out of an extern buffer (`char* sb = (char*)(diag + k)`): the
             # tile is reached only through them.
             names = {v.name for v in declared}
-            views = sorted({(a.line, a.array) for a in model.accesses_in(fn)
-                            if a.space == "shared" and a.array not in names})
-            for name in dict.fromkeys(n for _, n in views):
+            first_line: dict[str, int] = {}
+            for a in sorted(model.accesses_in(fn), key=lambda a: (a.line, a.array)):
+                if a.space == "shared" and a.array not in names:
+                    first_line.setdefault(a.array, a.line)
+            for name, ln in first_line.items():
                 if self._is_tile(model, fn, name, gnames):
-                    ln = min(line for line, n in views if n == name)
                     yield Finding(ln, ln, 0.7, self._extern_bytes(model, fn),
                                   f"{name}, carved from extern __shared__ memory, loaded "
                                   "cooperatively and reused")
