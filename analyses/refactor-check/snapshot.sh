@@ -39,4 +39,6 @@ $SL tag tasks/*/solutions tests/cheats tests/fixtures/harness_task/saxpy/solutio
 $SL report --store analyses/h200 --labels "$OUT/demo-labels.jsonl" --out "$OUT/report" > /dev/null 2>&1
 rm -rf "$OUT/report/figures" "$OUT/report/report.html"   # images and HTML carry timestamps
 rm -rf "$STRATEGYLENS_CACHE"
+# absolute paths differ between checkouts
+find "$OUT" -type f -exec sed -i "s|$PWD/||g" {} +
 echo "snapshot in $OUT"
