@@ -92,3 +92,27 @@ def test_public_set_labels_are_well_formed(set_name: str):
         for sid, lines in present.items():
             assert lines and all(isinstance(n, int) and n > 0 for n in lines), (name, sid)
             assert lines == sorted(set(lines)), (name, sid)
+
+
+def test_fetch_clones_when_no_mirror_has_the_repo(tmp_path: Path):
+    text = b"__global__ void k() {}\n"
+    mirror, commit = _mirror(tmp_path, text)
+    (tmp_path / "gh" / "own").mkdir(parents=True)
+    (tmp_path / "gh" / "own" / "rep.git").symlink_to(mirror / "own+rep" / "repo")
+    _labels(tmp_path / "s", commit, hashlib.sha256(text).hexdigest())
+    url = f"file://{tmp_path}/gh/{{repo}}.git"
+    failures = fp.fetch_set(tmp_path / "s", None, tmp_path / "clones", url)
+    assert failures == []
+    assert (tmp_path / "s" / "files" / "k.cu").read_bytes() == text
+    assert (tmp_path / "clones" / "own+rep" / "objects").is_dir()
+
+
+def test_unclonable_repo_fails_every_file_with_the_clone_error(tmp_path: Path):
+    (tmp_path / "s").mkdir()
+    entry = "  source: {{repo: own/none, commit: '{c}', path: {p}}}\n  sha256: '{h}'\n  entry: main\n  present: {{}}\n"
+    (tmp_path / "s" / "labels.yaml").write_text(
+        "a.cu:\n" + entry.format(c="1" * 40, p="a.cu", h="2" * 64)
+        + "b.cu:\n" + entry.format(c="1" * 40, p="b.cu", h="2" * 64))
+    failures = fp.fetch_set(tmp_path / "s", None, tmp_path / "clones", f"file://{tmp_path}/gh/{{repo}}.git")
+    assert [f.split(" (")[0] for f in failures] == ["s/a.cu", "s/b.cu"]
+    assert all("git clone of own/none failed" in f for f in failures)

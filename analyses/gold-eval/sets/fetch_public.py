@@ -8,7 +8,7 @@ path it comes from and the file's SHA-256. The files are written to `<set>/files
 ignores: third-party source is never committed, only where to get it. A file is read from a
 local bare mirror (`<mirror>/<owner>+<name>/repo` or `<mirror>/<owner>+<name>`) with
 `git cat-file blob <commit>:<path>`, or else from a blobless clone of
-https://github.com/<owner>/<name> kept under `--cache`. A file whose bytes do not hash to the
+https://github.com/<owner>/<name> (`--clone-url` changes the address) kept under `--cache`. A file whose bytes do not hash to the
 recorded SHA-256 is not written, and the run fails naming it.
 
 Exit codes: 0 all files written, 1 a file could not be brought or did not match, 2 bad labels.
@@ -26,6 +26,7 @@ from pathlib import Path
 import yaml
 
 SETS_DIR = Path(__file__).resolve().parent
+GITHUB = "https://github.com/{repo}.git"
 HEX40 = re.compile(r"^[0-9a-f]{40}$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -87,18 +88,19 @@ def mirror_dir(mirror: Path, repo: str) -> Path | None:
     """The bare git directory of `repo` under `mirror`, or None."""
     stem = repo.replace("/", "+")
     for cand in (mirror / stem / "repo", mirror / stem):
-        if (cand / "objects").is_dir() or (cand / ".git").is_dir():
+        if (cand / "objects").is_dir():
             return cand
+        if (cand / ".git" / "objects").is_dir():
+            return cand / ".git"
     return None
 
 
-def clone_dir(cache: Path, repo: str, commit: str) -> Path:
-    """A blobless clone of github.com/<repo> under `cache` that holds `commit`."""
+def clone_dir(cache: Path, repo: str, commit: str, url: str = GITHUB) -> Path:
+    """A blobless bare clone of `url` (formatted with repo) under `cache` holding `commit`."""
     dest = cache / repo.replace("/", "+")
     if not dest.exists():
         cache.mkdir(parents=True, exist_ok=True)
-        r = _git(["clone", "--bare", "--filter=blob:none", f"https://github.com/{repo}.git",
-                  str(dest)])
+        r = _git(["clone", "--bare", "--filter=blob:none", url.format(repo=repo), str(dest)])
         if r.returncode:
             raise RuntimeError(f"git clone of {repo} failed: {r.stderr.decode().strip()}")
     if _git(["--git-dir", str(dest), "cat-file", "-e", f"{commit}^{{commit}}"]).returncode:
@@ -108,7 +110,7 @@ def clone_dir(cache: Path, repo: str, commit: str) -> Path:
     return dest
 
 
-def file_bytes(src: dict, mirror: Path | None, cache: Path) -> bytes:
+def file_bytes(src: dict, mirror: Path | None, cache: Path, url: str = GITHUB) -> bytes:
     """The bytes of src's file at src's commit, from the mirror if it has it, else a clone."""
     spec = f"{src['commit']}:{src['path']}"
     gitdir = mirror_dir(mirror, src["repo"]) if mirror else None
@@ -116,24 +118,32 @@ def file_bytes(src: dict, mirror: Path | None, cache: Path) -> bytes:
         r = _git(["--git-dir", str(gitdir), "cat-file", "blob", spec])
         if r.returncode == 0:
             return r.stdout
-    gitdir = clone_dir(cache, src["repo"], src["commit"])
+    gitdir = clone_dir(cache, src["repo"], src["commit"], url)
     r = _git(["--git-dir", str(gitdir), "cat-file", "blob", spec])
     if r.returncode:
         raise RuntimeError(f"{src['repo']} has no {spec}: {r.stderr.decode().strip()}")
     return r.stdout
 
 
-def fetch_set(set_dir: Path, mirror: Path | None, cache: Path) -> list[str]:
-    """Write every file of one set into set_dir/files; return one message per failure."""
+def fetch_set(set_dir: Path, mirror: Path | None, cache: Path, url: str = GITHUB) -> list[str]:
+    """Write every file of one set into set_dir/files; return one message per failure.
+
+    A repository that cannot be cloned is tried once; its other files fail with that message.
+    """
     sources = read_sources(set_dir / "labels.yaml")
     out_dir = set_dir / "files"
     out_dir.mkdir(exist_ok=True)
-    failures = []
+    failures, unclonable = [], {}
     for name, src in sources.items():
         where = f"{set_dir.name}/{name} ({src['repo']}@{src['commit'][:12]}:{src['path']})"
+        if src["repo"] in unclonable:
+            failures.append(f"{where}: {unclonable[src['repo']]}")
+            continue
         try:
-            data = file_bytes(src, mirror, cache)
+            data = file_bytes(src, mirror, cache, url)
         except RuntimeError as exc:
+            if str(exc).startswith("git clone of"):
+                unclonable[src["repo"]] = str(exc)
             failures.append(f"{where}: {exc}")
             continue
         got = hashlib.sha256(data).hexdigest()
@@ -152,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mirror", type=Path, help="folder of bare git mirrors (owner+name/repo)")
     ap.add_argument("--cache", type=Path, default=SETS_DIR / ".clones",
                     help="where GitHub clones are kept (default: sets/.clones, git-ignored)")
+    ap.add_argument("--clone-url", default=GITHUB,
+                    help="clone address, {repo} standing for owner/name (default: %(default)s)")
     args = ap.parse_args(argv)
     names = args.sets or sorted(p.parent.name for p in SETS_DIR.glob("*/labels.yaml"))
     failures = []
@@ -161,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: no {set_dir / 'labels.yaml'}", file=sys.stderr)
             return 2
         try:
-            failures += fetch_set(set_dir, args.mirror, args.cache)
+            failures += fetch_set(set_dir, args.mirror, args.cache, args.clone_url)
         except LabelsError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
