@@ -171,17 +171,18 @@ extern "C" void solution_compute(int n, const int* row_ptr, const int* col_idx, 
         CK(cudaGetLastError());
     }
     // The first batch covers the depth of typical random graphs; while it runs, the host
-    // unpins the inputs and pins the output.
+    // pins the output and unpins the inputs.
     for (batch = 4 * LEVELS_PER_CHECK; valid && pending > 0; batch = LEVELS_PER_CHECK) {
         for (int j = 0; j < batch; j++, depth++)
             level<<<grid, THREADS, 0, s>>>(d_ptr, d_col, d_vis, d_lev, d_q + (size_t)(depth & 1) * n,
                                            d_q + (size_t)((depth + 1) & 1) * n, d_cnt, depth);
         CK(cudaGetLastError());
         if (ptr_in.count + col_in.count > 0) {
+            // pin first: unpinning waits for the device, pinning does not
+            CK(lev_out.pin(levels, (size_t)n * sizeof(int)));
             CK(cudaEventSynchronize(uploaded));
             ptr_in.release();
             col_in.release();
-            CK(lev_out.pin(levels, (size_t)n * sizeof(int)));
         }
         // a copy into pageable memory returns only when done, so it comes after the host work
         CK(cudaMemcpyAsync(&pending, d_cnt + depth % 3, sizeof(int), cudaMemcpyDeviceToHost, s));

@@ -1,7 +1,7 @@
 // PageRank tuned end to end for the H200.
 // - Transfers: the caller's arrays are page-locked in place chunk by chunk (cudaHostRegister
 //   runs at about 25 GB/s, a pageable upload at about 8), each chunk's copy starting as soon as
-//   it is pinned; while the GPU iterates, the host unpins the inputs and pins the output.
+//   it is pinned; while the GPU iterates, the host pins the output and unpins the inputs.
 // - One fused kernel per iteration: the pull over in-edges (8 lanes per vertex, a sub-warp
 //   shuffle sum), the new rank, the L1 change, and the next iteration's contribution and
 //   dangling mass. The last block to finish folds the sums, tests convergence and advances the
@@ -287,12 +287,13 @@ extern "C" void solution_compute(int n, const int* in_ptr, const int* in_idx, co
     for (int done_steps = 0; done_steps < max_iters; done_steps += steps)
         CK(cudaGraphLaunch(exec, sk));
 
-    // While the GPU iterates: unpin the inputs once uploaded and pin the output.
+    // While the GPU iterates: pin the output, then unpin the inputs (unpinning waits for the
+    // device, pinning does not).
+    CK(rank_out.pin(rank, (size_t)n * sizeof(float)));
     CK(cudaEventSynchronize(uploaded));
     deg_in.release();
     ptr_in.release();
     idx_in.release();
-    CK(rank_out.pin(rank, (size_t)n * sizeof(float)));
 
     // (a copy into pageable memory returns only when done, so it comes after the host work)
     CK(cudaMemcpyAsync(&h_st, d_st, sizeof(State), cudaMemcpyDeviceToHost, sk));

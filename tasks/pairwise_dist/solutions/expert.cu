@@ -2,6 +2,8 @@
 // computing it. The result is produced in row chunks; the host page-locks each chunk of the
 // caller's output in place (cudaHostRegister, about 25 GB/s) while the previous chunk is
 // already copying at pinned speed, so the registration, the copy and the kernels overlap.
+// The chunks are unpinned only at the end: on the H200, unpinning inside the loop stalled the
+// pipeline (cudaHostUnregister waits for the copies in flight).
 // Kernel: 64x64 outputs per 256-thread block, 4x4 per thread in registers, float4 loads of
 // 16-coordinate slabs, double-buffered shared tiles with the next slab prefetched into
 // registers while the current one is consumed. Differences are summed in k order as in the
@@ -226,12 +228,6 @@ extern "C" void solution_compute(const float* X, int n, const float* Y, int m, i
                                cudaMemcpyDeviceToHost, sc));
         }
         CK(cudaEventRecord(cev[c], sc));
-        // unpin the previous chunk as soon as its copy is done, while this one copies
-        if (c > 0 && pinned[c - 1]) {
-            CK(cudaEventSynchronize(cev[c - 1]));
-            cudaHostUnregister(lo[c - 1]);
-            pinned[c - 1] = false;
-        }
     }
     CK(cudaStreamSynchronize(sc));
 
