@@ -66,7 +66,7 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
         "source": data.source, "rows_passed": len(table), "rows_failed": len(data.failures),
         "rows_excluded": len(data.excluded), "tasks": table["task"].nunique(),
         "solutions": len(table.drop_duplicates(["task", "solution"])),
-        "authors": table["author"].nunique(), "sizes": stats._size_rank(table),
+        "authors": table["author"].nunique(), "sizes": stats.size_rank(table),
         "strategies": len(data.strategies), "strategies_used": len(used),
         "has_cpu_ms": "cpu_ms" in table.columns and bool(table["cpu_ms"].notna().any()),
         "cov_type": {"cluster-crv3": "CR3 (leave-one-task-out jackknife)",
@@ -135,7 +135,7 @@ def time_breakdown(table: pd.DataFrame) -> pd.DataFrame:
     n = t.groupby(["task", "size"], sort=False)["solution"].nunique() \
         if "solution" in t.columns else t.groupby(["task", "size"], sort=False).size()
     out.insert(2, "solutions", out.set_index(["task", "size"]).index.map(n).astype(int))
-    order = {z: i for i, z in enumerate(stats._size_rank(t))}
+    order = {z: i for i, z in enumerate(stats.size_rank(t))}
     out = out.sort_values(["task", "size"], key=lambda c: c.map(order) if c.name == "size"
                           else c).reset_index(drop=True)
     return out[TIME_COLUMNS]

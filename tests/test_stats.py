@@ -13,9 +13,13 @@ import pytest
 from strategylens import stats
 
 
-def test_doctests_run():
-    result = doctest.testmod(stats, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 20
+@pytest.mark.parametrize("name", stats.MODULES)
+def test_doctests_run(name):
+    import importlib
+
+    module = importlib.import_module(f"strategylens.stats.{name}")
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 2
     assert result.failed == 0
 
 
@@ -128,12 +132,37 @@ def test_store_without_module_says_so(monkeypatch, tmp_path):
         stats.read_store_results(tmp_path)
 
 
-def test_structural_map_reads_yaml_catalog(tmp_path):
-    d = tmp_path / "XYZ-01-thing"
-    d.mkdir()
-    (d / "strategy.yaml").write_text("id: XYZ-01\nkind: strategy\nstructural: true\n")
-    m = stats.load_structural_map(tmp_path)
-    assert m["XYZ-01"] is True and m["MEM-02"] is True and m["CMP-05"] is False
+def test_structural_map_comes_from_the_catalog(tmp_path):
+    from strategylens.catalog import load_catalog
+
+    catalog = load_catalog(check_examples=False)
+    expect = {e.id: e.structural for e in catalog.entries if e.kind == "strategy"}
+    assert stats.load_structural_map() == expect
+    assert len(expect) == 43 and sum(expect.values()) == 27
+    # an extra catalog folder adds its strategies
+    src = next(e.path for e in catalog.entries if e.id == "MEM-06")
+    text = (src / "strategy.yaml").read_text().replace("id: MEM-06", "id: MEM-99").replace(
+        "structural: false", "structural: true").replace("slug: vectorized-access", "slug: thing")
+    (tmp_path / "MEM-99-thing").mkdir()
+    (tmp_path / "MEM-99-thing" / "strategy.yaml").write_text(text)
+    m = stats.load_structural_map([tmp_path])
+    assert m["MEM-99"] is True and m["MEM-02"] is True and m["CMP-05"] is False
+
+
+def test_structural_map_says_when_the_catalog_cannot_be_read(monkeypatch):
+    from strategylens import catalog
+
+    def broken(*args, **kwargs):
+        raise OSError("permission denied")
+
+    monkeypatch.setattr(catalog, "load_catalog", broken)
+    stats.data._structural_map.cache_clear()
+    try:
+        with pytest.raises(stats.CatalogUnavailable, match=r"strategy catalog \(.*catalog.*\): "
+                           r"cannot be read \(permission denied\)"):
+            stats.load_structural_map()
+    finally:
+        stats.data._structural_map.cache_clear()
 
 
 # ---- effects -------------------------------------------------------------------------------
