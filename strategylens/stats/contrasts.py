@@ -1,5 +1,9 @@
 """Contrasts on top of the effects model: structural vs micro, effect by size, intensity
 (dose), and AccelEval's descriptive measures beside ours.
+
+Every contrast goes through the same fit and identification checks as the effects
+(:mod:`strategylens.stats.backend`): a row that is not identified says why instead of printing
+a number.
 """
 
 from __future__ import annotations
@@ -9,18 +13,22 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from strategylens.stats.backend import build_design, fit_model
 from strategylens.stats.data import (INTENSITY, AnalysisData, as_table, kind_of,
                                      load_structural_map, size_rank, strategy_columns)
-from strategylens.stats.effects import (EffectsFit, fe_dummies, ols_clustered, residualize,
-                                        find_bundles, fit_effects)
+from strategylens.stats.effects import (EffectsFit, collinear_screen, find_bundles,
+                                        finish_table, fit_effects)
 
-# --------------------------------------------------------------------------------------------
-# Contrasts
-# --------------------------------------------------------------------------------------------
+_CHECKS = ["se_log", "inference", "n_clusters", "eff_clusters", "max_leverage", "estimable"]
 
 CONTRAST_COLUMNS = ["contrast", "method", "estimate_log", "ci_low_log", "ci_high_log",
-                    "multiplier", "multiplier_low", "multiplier_high", "p_value", "n_strategies",
-                    "strategies"]
+                    "multiplier", "multiplier_low", "multiplier_high", "p_value", *_CHECKS,
+                    "n_strategies", "strategies", "note"]
+
+
+def _row(est: dict) -> dict:
+    return {k: est.get(k) for k in ("estimate_log", "ci_low_log", "ci_high_log", "p_value",
+                                    *_CHECKS, "note")}
 
 
 def structural_contrast(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = None, *,
@@ -30,9 +38,9 @@ def structural_contrast(data: AnalysisData | pd.DataFrame, fit: EffectsFit | Non
 
     Two estimates. ``mean of effects`` (primary): the average coefficient of the estimable
     structural strategies minus that of the micro ones, a linear combination of the effects
-    model with its cluster-robust covariance. ``count model``: log speedup on the number of
-    structural and the number of micro strategies a solution uses (same fixed effects and
-    errors); the per-strategy slopes and their difference.
+    model, with the model's inference and identification checks. ``count model``: log speedup
+    on the number of structural and the number of micro strategies a solution uses (same fixed
+    effects and inference); the per-strategy slopes and their difference.
 
     Returns
     -------
@@ -49,14 +57,14 @@ def structural_contrast(data: AnalysisData | pd.DataFrame, fit: EffectsFit | Non
     >>> bool(diff.estimate_log.iloc[0] > 0)
     True
     """
-    from scipy import stats as st
-
-    table = as_table(data)
+    table = as_table(data).reset_index(drop=True)
     structural = dict(structural) if structural is not None else load_structural_map()
     fit = fit or fit_effects(table, structural=structural, alpha=alpha, **fit_kwargs)
     rows = []
-    groups = {"structural": [], "micro": []}
+    groups: dict[str, list[str]] = {"structural": [], "micro": []}
     for name, members in fit.columns.items():
+        if not fit.combination({name: 1.0}, alpha).get("estimable"):
+            continue
         kinds = {structural.get(m) for m in members}
         if kinds == {True}:
             groups["structural"].append(name)
@@ -66,119 +74,167 @@ def structural_contrast(data: AnalysisData | pd.DataFrame, fit: EffectsFit | Non
     for g in ("structural", "micro"):
         if g in weights:
             rows.append({"contrast": g, "method": "mean of effects",
-                         **fit.combination(weights[g], alpha), "n_strategies": len(groups[g]),
-                         "strategies": ";".join(groups[g])})
+                         **_row(fit.combination(weights[g], alpha)),
+                         "n_strategies": len(groups[g]), "strategies": ";".join(groups[g])})
     if len(weights) == 2:
         w = {n: weights["structural"].get(n, 0.0) - weights["micro"].get(n, 0.0)
              for n in fit.columns}
         rows.append({"contrast": "structural - micro", "method": "mean of effects",
-                     **fit.combination(w, alpha),
+                     **_row(fit.combination(w, alpha)),
                      "n_strategies": len(groups["structural"]) + len(groups["micro"]),
                      "strategies": ""})
     # count model
     strategies = strategy_columns(table.columns)
     s_ids = [s for s in strategies if structural.get(s) is True]
     m_ids = [s for s in strategies if structural.get(s) is False]
-    table = table.reset_index(drop=True)
-    counts = np.column_stack([table[s_ids].sum(axis=1), table[m_ids].sum(axis=1)]) \
-        if s_ids and m_ids else np.zeros((len(table), 0))
-    fe = fe_dummies(table, fit_kwargs.get("author", True))
-    xr = residualize(fe, counts.astype(float))
-    if counts.shape[1] == 2 and np.linalg.matrix_rank(xr) == 2:
-        yr = residualize(fe, np.log(table["speedup"].to_numpy(dtype=float))[:, None])[:, 0]
-        groups_idx = pd.factorize(table["task"])[0]
-        res, _ = ols_clustered(yr, xr, groups_idx, fit.cov_type)
-        df = int(groups_idx.max())
-        tcrit = st.t.ppf(1 - alpha / 2, max(df, 1))
-        cov = np.asarray(res.cov_params())
-        for label, w, n in (("structural", [1, 0], len(s_ids)), ("micro", [0, 1], len(m_ids)),
-                            ("structural - micro", [1, -1], len(s_ids) + len(m_ids))):
-            w = np.array(w, dtype=float)
-            est = float(w @ np.asarray(res.params))
-            se = float(np.sqrt(max(w @ cov @ w, 0.0)))
-            p = float(2 * st.t.sf(abs(est / se), max(df, 1))) if se > 0 else float("nan")
-            rows.append({"contrast": label, "method": "count model", "estimate_log": est,
-                         "ci_low_log": est - tcrit * se, "ci_high_log": est + tcrit * se,
-                         "p_value": p, "n_strategies": n,
-                         "strategies": ";".join(s_ids if label == "structural" else m_ids
-                                                if label == "micro" else [])})
+    if s_ids and m_ids:
+        counts = {"structural": table[s_ids].sum(axis=1).to_numpy(dtype=float),
+                  "micro": table[m_ids].sum(axis=1).to_numpy(dtype=float)}
+        author = fit_kwargs.get("author", True)
+        keep, _ = collinear_screen(table.assign(**counts), {k: [k] for k in counts}, author)
+        if keep == ["structural", "micro"] or set(keep) == set(counts):
+            model = fit_model(build_design(table, counts, author),
+                              inference=fit_kwargs.get("inference", "auto"),
+                              seed=fit_kwargs.get("seed", 0))
+            for label, w, ids in (("structural", {"structural": 1.0}, s_ids),
+                                  ("micro", {"micro": 1.0}, m_ids),
+                                  ("structural - micro", {"structural": 1.0, "micro": -1.0},
+                                   s_ids + m_ids)):
+                rows.append({"contrast": label, "method": "count model",
+                             **_row(model.contrast(w, alpha)), "n_strategies": len(ids),
+                             "strategies": ";".join(ids) if label != "structural - micro"
+                             else ""})
     out = pd.DataFrame(rows)
-    for c in CONTRAST_COLUMNS:
-        if c not in out.columns:
-            out[c] = np.nan
-    out["multiplier"] = np.exp(out["estimate_log"])
-    out["multiplier_low"] = np.exp(out["ci_low_log"])
-    out["multiplier_high"] = np.exp(out["ci_high_log"])
-    return out[CONTRAST_COLUMNS]
+    if out.empty:
+        out = pd.DataFrame(columns=CONTRAST_COLUMNS)
+    out = out.rename(columns={"estimate_log": "effect_log"})
+    out = finish_table(out, [c if c != "estimate_log" else "effect_log"
+                             for c in CONTRAST_COLUMNS])
+    return out.rename(columns={"effect_log": "estimate_log"})
 
 
-SIZE_COLUMNS = ["strategy", "size", "effect_log", "ci_low_log", "ci_high_log", "multiplier",
-                "p_value", "note"]
+SIZE_COLUMNS = ["strategy", "size", "effect_log", "se_log", "ci_low_log", "ci_high_log",
+                "multiplier", "multiplier_low", "multiplier_high", "p_value", "q_value",
+                "inference", "n_clusters", "eff_clusters", "max_leverage", "estimable", "note"]
+
+
+class SizesNotComparable(ValueError):
+    """The tasks' size labels cannot be put on one scale."""
+
+
+def task_size_ranks(table: pd.DataFrame) -> tuple[pd.Series, list[str]]:
+    """Each row's size as its rank within its task, and a label per rank.
+
+    A task's sizes are ordered by their median ``cpu_ms`` when it is known, else by name
+    (tiny < small < medium < large < huge, numbers by value). Ranks are comparable only when
+    every task has the same number of sizes; a rank's label is the size name when every task
+    uses the same name at that rank, else ``rank r of K``.
+
+    Raises
+    ------
+    SizesNotComparable
+        When tasks have different numbers of sizes.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"task": ["a", "a", "b", "b"], "size": ["n=10", "n=99", "n=7", "n=64"],
+    ...                   "cpu_ms": [1.0, 9.0, 2.0, 30.0]})
+    >>> ranks, labels = task_size_ranks(t)
+    >>> ranks.tolist(), labels
+    ([0, 1, 0, 1], ['rank 1 of 2', 'rank 2 of 2'])
+    """
+    orders = {task: size_rank(grp) for task, grp in table.groupby("task", sort=True)}
+    counts = {task: len(o) for task, o in orders.items()}
+    if len(set(counts.values())) > 1:
+        shown = ", ".join(f"{t}: {n}" for t, n in list(counts.items())[:4])
+        raise SizesNotComparable(f"tasks have different numbers of sizes ({shown}"
+                                 f"{', ...' if len(counts) > 4 else ''}); sizes cannot be "
+                                 "compared across tasks")
+    k = next(iter(counts.values()))
+    pos = {(t, z): i for t, o in orders.items() for i, z in enumerate(o)}
+    ranks = pd.Series([pos[(t, z)] for t, z in zip(table["task"], table["size"].astype(str),
+                                                    strict=True)], index=table.index)
+    labels = []
+    for i in range(k):
+        names = {o[i] for o in orders.values()}
+        labels.append(names.pop() if len(names) == 1 else f"rank {i + 1} of {k}")
+    return ranks, labels
 
 
 def size_effects(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = None, *,
-                 alpha: float = 0.05, **fit_kwargs) -> pd.DataFrame:
+                 alpha: float = 0.05, min_with: int = 3, min_tasks: int = 2,
+                 **fit_kwargs) -> pd.DataFrame:
     """Effect of each estimable strategy at each input size, and largest minus smallest.
 
-    The effects model with each strategy regressor split into one regressor per size
-    (strategy x size interaction); sizes are ordered by median CPU time when ``cpu_ms`` is
-    known, else by name (small < medium < large). The row with size
-    ``"<largest> - <smallest>"`` tests whether the effect grows with size.
+    Sizes are ranked within each task (:func:`task_size_ranks`), so a task's own labels are
+    never compared with another task's. The model is the effects model with each strategy
+    regressor split into one per size rank (strategy x size interaction); the interaction
+    columns are screened like main effects (too rare, no within-task variation, collinear) and
+    go through the same identification checks. The row ``"<largest> - <smallest>"`` tests
+    whether the effect grows with size. q-values are Benjamini-Hochberg over the table.
 
     Returns
     -------
     DataFrame
-        Columns :data:`SIZE_COLUMNS`; empty when the data have one size.
+        Columns :data:`SIZE_COLUMNS`; empty when the data have one size. When the tasks' sizes
+        cannot be compared, one row per strategy says so.
     """
-    table = as_table(data)
-    table = table.reset_index(drop=True)
+    table = as_table(data).reset_index(drop=True)
     fit = fit or fit_effects(table, alpha=alpha, **fit_kwargs)
-    sizes = size_rank(table)
-    if len(sizes) < 2 or not fit.columns:
+    author = fit_kwargs.get("author", True)
+    try:
+        ranks, labels = task_size_ranks(table)
+    except SizesNotComparable as exc:
+        return finish_table(pd.DataFrame([{"strategy": n, "size": "", "estimable": False,
+                                           "note": f"refused: {exc}"} for n in fit.columns]),
+                            SIZE_COLUMNS)
+    if len(labels) < 2 or not fit.columns:
         return pd.DataFrame(columns=SIZE_COLUMNS)
-    cols, names = [], []
+    cols, reasons = {}, {}
     for name, members in fit.columns.items():
-        for s in sizes:
-            cols.append(table[members[0]].to_numpy(dtype=float) * (table["size"] == s).to_numpy())
-            names.append((name, s))
-    x = np.column_stack(cols)
-    fe = fe_dummies(table, fit_kwargs.get("author", True))
-    xr = residualize(fe, x)
-    keep = np.linalg.norm(xr, axis=0) > 1e-8
-    if not keep.any():
-        return pd.DataFrame(columns=SIZE_COLUMNS)
-    yr = residualize(fe, np.log(table["speedup"].to_numpy(dtype=float))[:, None])[:, 0]
-    groups = pd.factorize(table["task"])[0]
-    res, _ = ols_clustered(yr, xr[:, keep], groups, fit.cov_type)
-    kept = [n for n, k in zip(names, keep, strict=True) if k]
-    sub = EffectsFit(pd.DataFrame(), pd.Series(np.asarray(res.params), index=kept),
-                     pd.DataFrame(np.asarray(res.cov_params()), index=kept, columns=kept),
-                     int(groups.max()), {}, [])
+        x = table[members[0]].to_numpy(dtype=float)
+        for r, label in enumerate(labels):
+            at = (ranks == r).to_numpy()
+            col = x * at
+            sub = table[at].assign(_x=x[at])
+            n_with = int(sub.loc[sub["_x"] == 1].drop_duplicates(["task", "solution"]).shape[0])
+            n_var = int((sub.groupby("task")["_x"].nunique() > 1).sum())
+            if n_with < min_with:
+                reasons[(name, label)] = (f"too rare at this size: {n_with} solution(s) use it "
+                                          f"(need {min_with})")
+            elif n_var < min_tasks:
+                reasons[(name, label)] = (f"varies within {n_var} task(s) at this size (need "
+                                          f"{min_tasks})")
+            else:
+                cols[f"{name}@{label}"] = col
+    keep, dropped = collinear_screen(table.assign(**cols), {c: [c] for c in cols}, author)
+    for c, partners in dropped.items():
+        name, label = c.rsplit("@", 1)
+        reasons[(name, label)] = ("perfectly collinear with the fixed effects"
+                                  + (f" and {', '.join(partners)}" if partners else ""))
+    model = (fit_model(build_design(table, {c: cols[c] for c in keep}, author),
+                       inference=fit_kwargs.get("inference", "auto"),
+                       seed=fit_kwargs.get("seed", 0)) if keep else None)
     rows = []
     for name in fit.columns:
-        for s in sizes:
-            if (name, s) in kept:
-                e = sub.combination({(name, s): 1.0}, alpha)
-                rows.append({"strategy": name, "size": s, "effect_log": e["estimate_log"],
-                             "ci_low_log": e["ci_low_log"], "ci_high_log": e["ci_high_log"],
-                             "p_value": e["p_value"], "note": ""})
+        for label in labels:
+            key = f"{name}@{label}"
+            row = {"strategy": name, "size": label}
+            if key in keep:
+                row.update(_row(model.contrast({key: 1.0}, alpha)))
             else:
-                rows.append({"strategy": name, "size": s, "note": "no within-task variation "
-                             "at this size"})
-        lo, hi = sizes[0], sizes[-1]
-        if (name, lo) in kept and (name, hi) in kept:
-            e = sub.combination({(name, hi): 1.0, (name, lo): -1.0}, alpha)
-            rows.append({"strategy": name, "size": f"{hi} - {lo}", "effect_log": e["estimate_log"],
-                         "ci_low_log": e["ci_low_log"], "ci_high_log": e["ci_high_log"],
-                         "p_value": e["p_value"],
-                         "note": "largest over smallest: above 1 (log above 0), "
-                         "the effect grows with size"})
-    out = pd.DataFrame(rows)
-    for c in SIZE_COLUMNS:
-        if c not in out.columns:
-            out[c] = np.nan
-    out["multiplier"] = np.exp(out["effect_log"])
-    return out[SIZE_COLUMNS]
+                row.update(estimable=False, note="not estimable: " + reasons[(name, label)])
+            rows.append(row)
+        lo, hi = f"{name}@{labels[0]}", f"{name}@{labels[-1]}"
+        if lo in keep and hi in keep:
+            est = _row(model.contrast({hi: 1.0, lo: -1.0}, alpha))
+            if est["estimable"]:
+                est["note"] = "; ".join(filter(None, [
+                    "largest over smallest: above 1 (log above 0), the effect grows with size",
+                    est["note"]]))
+            rows.append({"strategy": name, "size": f"{labels[-1]} - {labels[0]}", **est})
+    out = pd.DataFrame(rows).rename(columns={"estimate_log": "effect_log"})
+    return finish_table(out, SIZE_COLUMNS)
 
 
 ACCELEVAL_COLUMNS = ["strategy", "prevalence", "winner_coverage", "selectivity", "lift",
@@ -186,8 +242,9 @@ ACCELEVAL_COLUMNS = ["strategy", "prevalence", "winner_coverage", "selectivity",
 
 
 DOSE_COLUMNS = ["strategy", "kind", "slope_log", "se_log", "ci_low_log", "ci_high_log",
-                "multiplier_per_doubling", "p_value", "q_value", "n_users", "n_levels",
-                "n_tasks", "low", "high", "estimable", "note"]
+                "multiplier_per_doubling", "p_value", "q_value", "inference", "n_clusters",
+                "eff_clusters", "max_leverage", "n_users", "n_levels", "n_tasks", "low", "high",
+                "estimable", "note"]
 
 
 def dose_response(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = None, *,
@@ -218,14 +275,11 @@ def dose_response(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = No
     >>> bool(row.loc["PAR-02", "ci_low_log"] < 0.15 < row.loc["PAR-02", "ci_high_log"])
     True
     """
-    from statsmodels.stats.multitest import multipletests
-
     table = as_table(data).reset_index(drop=True)
     structural = dict(structural) if structural is not None else load_structural_map()
     fit = fit or fit_effects(table, structural=structural, alpha=alpha, **fit_kwargs)
     strategies = strategy_columns(table.columns)
     author = fit_kwargs.get("author", True)
-    fe = fe_dummies(table, author)
     rows, doses = [], {}
     for sid in strategies:
         col = f"{sid}{INTENSITY}"
@@ -251,38 +305,23 @@ def dose_response(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = No
             row["note"] = (f"intensity varies among users in {row['n_tasks']} task(s) "
                            f"(need {min_tasks})")
         else:
-            doses[sid] = (lvl - lvl[users].mean()).fillna(0.0).to_numpy()
+            doses[f"{sid}{INTENSITY}"] = (lvl - lvl[users].mean()).fillna(0.0).to_numpy()
         rows.append(row)
     if doses:
-        names = list(fit.columns)
-        x = np.column_stack([table[fit.columns[n][0]].to_numpy(dtype=float) for n in names]
-                            + list(doses.values()))
-        xr = residualize(fe, x)
-        yr = residualize(fe, np.log(table["speedup"].to_numpy(dtype=float))[:, None])[:, 0]
-        res, cov_used = ols_clustered(yr, xr, pd.factorize(table["task"])[0], fit.cov_type)
-        regs = names + [f"{sid}{INTENSITY}" for sid in doses]
-        with_doses = EffectsFit(pd.DataFrame(), pd.Series(np.asarray(res.params), index=regs),
-                                pd.DataFrame(np.asarray(res.cov_params()), index=regs,
-                                             columns=regs), fit.df_inference, {}, [], res,
-                                cov_used)
-        for sid in doses:
-            est = with_doses.combination({f"{sid}{INTENSITY}": 1.0}, alpha)
-            next(r for r in rows if r["strategy"] == sid).update(
-                slope_log=est["estimate_log"], se_log=est["se_log"],
-                ci_low_log=est["ci_low_log"], ci_high_log=est["ci_high_log"],
-                p_value=est["p_value"], estimable=True,
-                note="" if cov_used == fit.cov_type
-                else f"{cov_used} covariance: {fit.cov_type} not identified")
+        regs = {n: table[fit.columns[n][0]].to_numpy(dtype=float) for n in fit.columns}
+        model = fit_model(build_design(table, {**regs, **doses}, author),
+                          inference=fit_kwargs.get("inference", fit.inference or "auto"),
+                          seed=fit_kwargs.get("seed", 0))
+        for name in doses:
+            est = _row(model.contrast({name: 1.0}, alpha))
+            est["slope_log"] = est.pop("estimate_log")
+            next(r for r in rows if f"{r['strategy']}{INTENSITY}" == name).update(est)
     out = pd.DataFrame(rows)
-    for c in DOSE_COLUMNS:
-        if c not in out.columns:
-            out[c] = np.nan
-    out["estimable"] = out["estimable"].fillna(False).astype(bool)
-    out["multiplier_per_doubling"] = np.exp(out["slope_log"])
-    ok = out["p_value"].notna()
-    if ok.any():
-        out.loc[ok, "q_value"] = multipletests(out.loc[ok, "p_value"], method="fdr_bh")[1]
-    return out[DOSE_COLUMNS]
+    if out.empty:
+        return pd.DataFrame(columns=DOSE_COLUMNS)
+    out = finish_table(out, DOSE_COLUMNS)
+    out["multiplier_per_doubling"] = np.exp(out["slope_log"].astype(float))
+    return out
 
 
 def acceleval_measures(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | None = None,

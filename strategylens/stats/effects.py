@@ -1,28 +1,33 @@
 """The effects model: which strategies go with a higher speedup on the same task.
 
 Effects (:func:`fit_effects`) are least-squares coefficients of log speedup on the strategy
-indicators with task x size and author fixed effects (absorbed by Frisch-Waugh-Lovell),
-cluster-robust standard errors by task with Student t on G - 1 degrees of freedom, a task-cluster
-bootstrap as a check, and Benjamini-Hochberg q-values. Strategies that nearly always appear
+indicators with task x size and author fixed effects, fitted by pyfixest with task-clustered
+inference (:mod:`strategylens.stats.backend`), a task-resampling bootstrap as a check, and
+Benjamini-Hochberg q-values. Strategies that nearly always appear
 together are bundles (:func:`find_bundles`). docs/statistics.md gives the reasons.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
+from strategylens.stats.backend import (ModelFit, build_design, demean, fit_model,
+                                        least_squares, subset)
 from strategylens.stats.data import (AnalysisData, DataError, as_table, id_key, kind_of,
                                      load_structural_map, strategy_columns)
 
 EFFECT_COLUMNS = [
     "strategy", "kind", "effect_log", "se_log", "ci_low_log", "ci_high_log", "multiplier",
-    "multiplier_low", "multiplier_high", "p_value", "q_value", "boot_low_log", "boot_high_log",
-    "n_tasks", "n_with", "n_without", "bundle", "estimable", "note",
+    "multiplier_low", "multiplier_high", "p_value", "q_value", "inference", "n_clusters",
+    "eff_clusters", "max_leverage", "boot_low_log", "boot_high_log", "boot_share", "n_tasks",
+    "n_with", "n_without", "bundle", "estimable", "note",
 ]
+BOOT_MIN_SHARE = 0.95   # share of draws that must identify a row for its bootstrap interval
+BOOT_MIN_COMPLETE = 0.9  # share of draws that must identify the whole model
 
 # --------------------------------------------------------------------------------------------
 # Co-occurrence
@@ -80,21 +85,6 @@ def find_bundles(table: pd.DataFrame, strategies: Sequence[str], threshold: floa
 # Effects
 # --------------------------------------------------------------------------------------------
 
-def fe_dummies(table: pd.DataFrame, author: bool = True) -> np.ndarray:
-    """Dummy matrix of task x size cells plus authors (first author dropped)."""
-    cell = table["task"].astype(str) + "\x1f" + table["size"].astype(str)
-    parts = [pd.get_dummies(cell, dtype=float).to_numpy()]
-    if author and table["author"].nunique() > 1:
-        parts.append(pd.get_dummies(table["author"].astype(str), drop_first=True,
-                                    dtype=float).to_numpy())
-    return np.hstack(parts)
-
-
-def residualize(fe: np.ndarray, m: np.ndarray) -> np.ndarray:
-    coef, *_ = np.linalg.lstsq(fe, m, rcond=None)
-    return m - fe @ coef
-
-
 @dataclass
 class EffectsFit:
     """Result of :func:`fit_effects`.
@@ -103,45 +93,50 @@ class EffectsFit:
     ----------
     table : DataFrame
         One row per strategy (and per bundle), columns :data:`EFFECT_COLUMNS`.
-    params : Series
-        Coefficients of the model's regressors (merged identical strategies share one).
-    cov : DataFrame
-        Their cluster-robust covariance.
-    df_inference : int
-        Degrees of freedom of the t reference (tasks - 1).
+    model : backend.ModelFit
+        The fitted model (pyfixest) with its covariance and identification checks.
     columns : dict
-        Regressor name -> strategies it stands for.
+        Regressor name -> strategies it stands for (identical columns share one).
     bundles : list of list of str
-    result : statsmodels results or None
-    cov_type : str
-        Covariance actually used (``cluster`` when CR3 was asked for but not identified).
     """
 
     table: pd.DataFrame
-    params: pd.Series
-    cov: pd.DataFrame
-    df_inference: int
+    model: ModelFit | None
     columns: dict[str, list[str]]
     bundles: list[list[str]]
-    result: object = None
-    cov_type: str = "cluster-crv3"
+    absorbs: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def params(self) -> pd.Series:
+        return self.model.params if self.model is not None else pd.Series(dtype=float)
+
+    @property
+    def cov(self) -> pd.DataFrame:
+        return self.model.cov if self.model is not None else pd.DataFrame()
+
+    @property
+    def inference(self) -> str:
+        return self.model.inference if self.model is not None else ""
+
+    @property
+    def df_inference(self) -> int:
+        return self.model.df if self.model is not None else 1
 
     def combination(self, weights: Mapping[str, float], alpha: float = 0.05) -> dict:
-        """Estimate, CI and p-value of sum(weight * coefficient) with the fit's covariance."""
-        from scipy import stats as st
-
-        w = np.array([weights.get(c, 0.0) for c in self.params.index])
-        est = float(w @ self.params.to_numpy())
-        se = float(np.sqrt(max(w @ self.cov.to_numpy() @ w, 0.0)))
-        tcrit = st.t.ppf(1 - alpha / 2, self.df_inference)
-        p = float(2 * st.t.sf(abs(est / se), self.df_inference)) if se > 0 else float("nan")
-        return {"estimate_log": est, "se_log": se, "ci_low_log": est - tcrit * se,
-                "ci_high_log": est + tcrit * se, "p_value": p}
+        """Estimate, interval, p-value and checks of sum(weight * coefficient)."""
+        if self.model is None:
+            return {"estimate_log": np.nan, "estimable": False,
+                    "note": "not estimable: no strategy is in the model"}
+        return self.model.contrast(weights, alpha)
 
 
-def _screen(table: pd.DataFrame, strategies: Sequence[str], fe: np.ndarray, min_with: int,
-            min_tasks: int) -> tuple[dict[str, list[str]], dict[str, str]]:
-    """Pick estimable regressors; merge identical columns; give reasons for the rest."""
+def _screen(table: pd.DataFrame, strategies: Sequence[str], min_with: int, min_tasks: int,
+            author: bool) -> tuple[dict[str, list[str]], dict[str, str], dict[str, list[str]]]:
+    """Pick estimable regressors; merge identical columns; give reasons for the rest.
+
+    Returns the kept regressors, the reason per left-out strategy, and for each kept regressor
+    the strategies it absorbs (perfectly collinear with it given the fixed effects).
+    """
     sol = solutions(table, strategies)
     reasons: dict[str, str] = {}
     kept: list[str] = []
@@ -181,55 +176,62 @@ def _screen(table: pd.DataFrame, strategies: Sequence[str], fe: np.ndarray, min_
                 others = ", ".join(m for m in members if m != sid)
                 reasons[sid] = (f"always co-occurs with {others}: only the bundle {name} "
                                 "is estimable")
-    # perfect collinearity with fixed effects and other strategies, greedily by prevalence
+    absorbs: dict[str, list[str]] = {}
+    keep, dropped = collinear_screen(table, columns, author)
+    for name, partners in dropped.items():
+        for sid in columns[name]:
+            reasons[sid] = ("perfectly collinear with the fixed effects"
+                            + (f" and {', '.join(partners)}" if partners else ""))
+        for p in partners:
+            absorbs.setdefault(p, []).extend(columns[name])
+    return {n: columns[n] for n in keep}, reasons, absorbs
+
+
+def collinear_screen(table: pd.DataFrame, columns: Mapping[str, Sequence[str]],
+                     author: bool = True) -> tuple[list[str], dict[str, list[str]]]:
+    """Regressors that are not a linear combination of the fixed effects and the others.
+
+    Greedy in order of prevalence, on the columns with the fixed effects absorbed (pyfixest's
+    demeaning). Returns the kept names (in catalog order) and, for each dropped one, the kept
+    regressors it is a combination of.
+    """
     names = sorted(columns, key=lambda c: -table[columns[c][0]].sum())
-    x = residualize(fe, table[[columns[n][0] for n in names]].to_numpy(dtype=float))
+    if not names:
+        return [], {}
+    design = build_design(table, {n: table[columns[n][0]].to_numpy() for n in names}, author)
+    x = demean(design, design.x)
     accepted: list[int] = []
+    dropped: dict[str, list[str]] = {}
     for j, name in enumerate(names):
         col = x[:, j]
-        scale = np.linalg.norm(table[columns[name][0]].to_numpy(dtype=float))
+        scale = np.linalg.norm(design.x[:, j])
         if accepted:
             basis = x[:, accepted]
             coef, *_ = np.linalg.lstsq(basis, col, rcond=None)
             resid = col - basis @ coef
         else:
             coef, resid = np.array([]), col
-        if np.linalg.norm(resid) <= 1e-8 * max(scale, 1.0):
-            partners = [names[accepted[i]] for i in np.flatnonzero(np.abs(coef) > 1e-6)]
-            for sid in columns[name]:
-                reasons[sid] = ("perfectly collinear with the fixed effects"
-                                + (f" and {', '.join(partners)}" if partners else ""))
+        if np.linalg.norm(resid) <= 1e-7 * max(scale, 1.0):
+            dropped[name] = [names[accepted[i]] for i in np.flatnonzero(np.abs(coef) > 1e-6)]
         else:
             accepted.append(j)
     keep = sorted((names[j] for j in accepted), key=lambda n: id_key(columns[n][0]))
-    return {n: columns[n] for n in keep}, reasons
-
-
-def ols_clustered(y: np.ndarray, x: np.ndarray, groups: np.ndarray, cov_type: str = "cluster-crv3"):
-    """OLS on residualized data with cluster-robust covariance; returns (result, cov used)."""
-    import statsmodels.api as sm
-
-    kwds = {"groups": groups, "use_correction": True, "df_correction": True}
-    try:
-        return sm.OLS(y, x).fit(cov_type=cov_type, cov_kwds=kwds, use_t=True), cov_type
-    except (ValueError, np.linalg.LinAlgError):  # CR3: a leave-one-task-out fit not identified
-        if cov_type == "cluster":
-            raise
-        return sm.OLS(y, x).fit(cov_type="cluster", cov_kwds=kwds, use_t=True), "cluster"
+    return keep, dropped
 
 
 def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | None = None, *,
                 structural: Mapping[str, bool] | None = None, bundle_threshold: float = 0.9,
                 min_with: int = 3, min_tasks: int = 2, alpha: float = 0.05,
                 bootstrap: int = 0, seed: int = 0, author: bool = True,
-                cov_type: str = "cluster-crv3") -> EffectsFit:
+                inference: str = "auto") -> EffectsFit:
     """Effect of each strategy on log speedup within task, size and author.
 
     The model is ``log(speedup) = cell(task, size) + author + sum_j beta_j * strategy_j + e``,
-    fitted by OLS after absorbing the fixed effects (Frisch-Waugh-Lovell); standard errors are
-    cluster-robust by task with t(G - 1) intervals: the leave-one-task-out jackknife CR3 by
-    default (``cov_type="cluster-crv3"``), CR1 with ``"cluster"``; when a leave-one-task-out
-    fit is not identified, CR3 falls back to CR1 and every note says so.
+    fitted by pyfixest with errors clustered by task (:mod:`strategylens.stats.backend`): the
+    wild cluster bootstrap-t when tasks are few, CV3 from leave-one-task-out refits otherwise,
+    CR1 with very many tasks. Every row is checked for identification first; a row that is not
+    identified says "not estimable: <reason>", one whose tasks cannot support an interval keeps
+    its estimate and says why it has no interval.
 
     Parameters
     ----------
@@ -248,13 +250,14 @@ def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | N
     alpha : float
         1 - confidence level.
     bootstrap : int
-        Task-cluster bootstrap replicates (0: none); adds ``boot_low_log``/``boot_high_log``.
+        Task-resampling (pairs) bootstrap replicates as a check (0: none); adds
+        ``boot_low_log``/``boot_high_log`` and ``boot_share``.
     seed : int
-        Bootstrap seed.
+        Seed of both bootstraps.
     author : bool
         Include author fixed effects.
-    cov_type : {"cluster-crv3", "cluster"}
-        CR3 (default) or CR1 cluster-robust covariance.
+    inference : {"auto", "wild", "cr3", "cr1"}
+        See :mod:`strategylens.stats.backend`; ``auto`` picks by the number of tasks.
 
     Returns
     -------
@@ -266,25 +269,19 @@ def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | N
     >>> corpus = simulate_corpus(n_tasks=12, seed=3)
     >>> fit = fit_effects(corpus.data)
     >>> row = fit.table.set_index("strategy").loc["CMP-01"]
-    >>> bool(row.ci_low_log < corpus.effects["CMP-01"] < row.ci_high_log)
-    True
+    >>> bool(row.ci_low_log < corpus.effects["CMP-01"] < row.ci_high_log), row.inference
+    (True, 'wild')
     """
-    from statsmodels.stats.multitest import multipletests
-
-    table = as_table(data)
-    table = table.reset_index(drop=True)
+    table = as_table(data).reset_index(drop=True)
     strategies = list(strategies) if strategies is not None else strategy_columns(table.columns)
     structural = dict(structural) if structural is not None else load_structural_map()
     if table.empty:
         raise DataError("no correct solutions with a positive speedup to fit")
-    y = np.log(table["speedup"].to_numpy(dtype=float))
-    fe = fe_dummies(table, author)
-    columns, reasons = _screen(table, strategies, fe, min_with, min_tasks)
-    groups = pd.factorize(table["task"])[0]
-    n_groups = int(groups.max()) + 1
+    n_groups = table["task"].nunique()
     if n_groups < 2:
         raise DataError(f"only {n_groups} task with passing solutions: within-task effects with "
                         "task-clustered errors need at least 2 tasks")
+    columns, reasons, absorbs = _screen(table, strategies, min_with, min_tasks, author)
     names = list(columns)
     sol = solutions(table, strategies)
     bundles = find_bundles(table, [s for s in strategies if sol[s].sum() > 0], bundle_threshold)
@@ -294,21 +291,16 @@ def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | N
             bundles.append(list(members))
             for m in members:
                 bundle_of[m] = f"B{len(bundles)}"
-
-    result = None
+    model = None
     if names:
-        xr = residualize(fe, table[[columns[n][0] for n in names]].to_numpy(dtype=float))
-        yr = residualize(fe, y[:, None])[:, 0]
-        result, cov_used = ols_clustered(yr, xr, groups, cov_type)
-        params = pd.Series(np.asarray(result.params), index=names)
-        cov = pd.DataFrame(np.asarray(result.cov_params()), index=names, columns=names)
-    else:
-        params, cov, cov_used = pd.Series(dtype=float), pd.DataFrame(), cov_type
-    fit = EffectsFit(pd.DataFrame(), params, cov, max(n_groups - 1, 1), columns, bundles, result,
-                     cov_used)
+        design = build_design(table, {n: table[columns[n][0]].to_numpy() for n in names}, author)
+        model = fit_model(design, inference=inference, seed=seed)
+        for n in model.dropped:
+            for sid in columns[n]:
+                reasons[sid] = "perfectly collinear with the fixed effects and other strategies"
+    fit = EffectsFit(pd.DataFrame(), model, columns, bundles, absorbs)
+    boot = task_bootstrap(model, bootstrap, seed) if bootstrap and model is not None else None
 
-    boot = cluster_bootstrap(table, columns, bootstrap, seed, author) if bootstrap and names \
-        else None
     rows = []
     column_of = {m: n for n, ms in columns.items() for m in ms}
     task_var = (table.groupby("task")[strategies].nunique() > 1).sum()
@@ -316,107 +308,139 @@ def fit_effects(data: AnalysisData | pd.DataFrame, strategies: Sequence[str] | N
         n_with = int(sol[sid].sum())
         row = {"strategy": sid, "kind": kind_of(structural, sid), "n_tasks": int(task_var[sid]),
                "n_with": n_with, "n_without": len(sol) - n_with, "bundle": bundle_of.get(sid, ""),
-               "estimable": sid in column_of and len(columns[column_of[sid]]) == 1,
-               "note": reasons.get(sid, "")}
-        if row["estimable"]:
-            if cov_used != cov_type:
-                row["note"] = f"{cov_used} covariance: {cov_type} not identified"
-            est = fit.combination({sid: 1.0}, alpha)
-            row.update(effect_log=est["estimate_log"], se_log=est["se_log"],
-                       ci_low_log=est["ci_low_log"], ci_high_log=est["ci_high_log"],
-                       p_value=est["p_value"])
-            if boot is not None:
-                row.update(_boot_ci(boot[sid], alpha))
-            if row["bundle"]:
+               "estimable": False, "note": "not estimable: " + reasons[sid]
+               if sid in reasons else ""}
+        if sid in column_of and len(columns[column_of[sid]]) == 1 and sid not in reasons:
+            row.update(_estimate(fit, {sid: 1.0}, alpha, boot))
+            notes = [row["note"]] if row["note"] else []
+            if sid in absorbs:
+                notes.append(f"includes the effect of {', '.join(absorbs[sid])}, perfectly "
+                             "collinear with it")
+            if row["bundle"] and row["estimable"]:
                 mates = [m for m in next(b for b in bundles if sid in b) if m != sid]
-                row["note"] = row["note"] + (f"warning: bundle {row['bundle']} with "
-                                             f"{', '.join(mates)}; read the bundle row")
+                notes.append(f"warning: bundle {row['bundle']} with {', '.join(mates)}; read "
+                             "the bundle row")
+            row["note"] = "; ".join(notes)
         rows.append(row)
     for i, members in enumerate(bundles):
         label = f"B{i + 1}"
-        regs = sorted({column_of[m] for m in members if m in column_of})
+        regs = sorted({column_of[m] for m in members if m in column_of and (
+            m not in reasons or len(columns[column_of[m]]) > 1)})
         in_all = sol[members].all(axis=1)
         in_none = ~sol[members].any(axis=1)
         row = {"strategy": "+".join(members), "kind": "bundle",
                "n_tasks": int((table.assign(_b=table[members].all(axis=1))
                                .groupby("task")["_b"].nunique() > 1).sum()),
                "n_with": int(in_all.sum()), "n_without": int(in_none.sum()), "bundle": label,
-               "estimable": bool(regs), "note": ""}
-        missing = [m for m in members if m not in column_of]
-        if regs:
-            est = fit.combination({r: 1.0 for r in regs}, alpha)
-            row.update(effect_log=est["estimate_log"], se_log=est["se_log"],
-                       ci_low_log=est["ci_low_log"], ci_high_log=est["ci_high_log"],
-                       p_value=est["p_value"])
-            if boot is not None:
-                row.update(_boot_ci(sum(boot[r.split("+")[0]] for r in regs), alpha))
-            row["note"] = "all members together (sum of their effects)"
+               "estimable": False, "note": "not estimable: no member is in the model"}
+        missing = [m for m in members if m not in column_of or column_of[m] not in regs]
+        if regs and model is not None:
+            row.update(_estimate(fit, {r: 1.0 for r in regs}, alpha, boot))
+            if row["estimable"]:
+                row["note"] = "; ".join(filter(None, ["all members together (sum of their "
+                                                      "effects)", row["note"]]))
             if missing:
                 row["note"] += f"; not estimable and left out: {', '.join(missing)}"
-        else:
-            row["note"] = "no member is estimable"
         rows.append(row)
-    out = pd.DataFrame(rows)
-    for c in EFFECT_COLUMNS:
-        if c not in out.columns:
-            out[c] = np.nan
-    out["estimable"] = out["estimable"].fillna(False).astype(bool)
-    out["multiplier"] = np.exp(out["effect_log"])
-    out["multiplier_low"] = np.exp(out["ci_low_log"])
-    out["multiplier_high"] = np.exp(out["ci_high_log"])
-    ok = out["p_value"].notna()
-    out["q_value"] = np.nan
-    if ok.any():
-        out.loc[ok, "q_value"] = multipletests(out.loc[ok, "p_value"], method="fdr_bh")[1]
-    fit.table = out[EFFECT_COLUMNS]
+    fit.table = finish_table(pd.DataFrame(rows), EFFECT_COLUMNS)
     return fit
 
 
-def _boot_ci(draws: np.ndarray, alpha: float) -> dict:
-    draws = np.asarray(draws, dtype=float)
-    draws = draws[np.isfinite(draws)]
-    if len(draws) < 20:
-        return {"boot_low_log": np.nan, "boot_high_log": np.nan}
-    lo, hi = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
-    return {"boot_low_log": float(lo), "boot_high_log": float(hi)}
+def _estimate(fit: EffectsFit, weights: Mapping[str, float], alpha: float, boot) -> dict:
+    est = fit.combination(weights, alpha)
+    out = {k: est.get(k) for k in ("se_log", "ci_low_log", "ci_high_log", "p_value",
+                                   "inference", "n_clusters", "eff_clusters", "max_leverage",
+                                   "estimable", "note")}
+    out["effect_log"] = est.get("estimate_log")
+    if boot is not None and out["estimable"]:
+        out.update(boot_interval(boot, fit.model, weights, alpha))
+    return out
 
 
-def cluster_bootstrap(table: pd.DataFrame, columns: Mapping[str, Sequence[str]], n_boot: int,
-                      seed: int = 0, author: bool = True) -> dict[str, np.ndarray]:
-    """Task-cluster bootstrap of the effect coefficients.
+def finish_table(out: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Add missing columns, multipliers and Benjamini-Hochberg q-values over rows with a p."""
+    from statsmodels.stats.multitest import multipletests
 
-    Tasks are drawn with replacement (a task drawn twice counts as two tasks) and the model is
-    refitted by least squares. Replicates in which a regressor has no variation left are NaN.
+    for c in columns:
+        if c not in out.columns:
+            out[c] = np.nan
+    if "estimable" in out.columns:
+        out["estimable"] = out["estimable"].fillna(False).astype(bool)
+    if "effect_log" in out.columns:
+        out["multiplier"] = np.exp(out["effect_log"].astype(float))
+        out["multiplier_low"] = np.exp(out["ci_low_log"].astype(float))
+        out["multiplier_high"] = np.exp(out["ci_high_log"].astype(float))
+    if "q_value" in columns:
+        ok = out["p_value"].notna()
+        out["q_value"] = np.nan
+        if ok.any():
+            out.loc[ok, "q_value"] = multipletests(out.loc[ok, "p_value"].astype(float),
+                                                   method="fdr_bh")[1]
+    return out[list(columns)]
 
-    Returns
-    -------
-    dict
-        First member of each regressor -> array of `n_boot` coefficient draws.
+
+# --------------------------------------------------------------------------------------------
+# Task-resampling bootstrap (a check beside the main inference)
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class TaskBootstrap:
+    """Coefficient draws of a task-resampling bootstrap and which draws identified what."""
+
+    draws: np.ndarray        # n_boot x k, NaN where a draw did not identify the regressor
+    names: list[str]
+
+    @property
+    def complete(self) -> np.ndarray:
+        return np.isfinite(self.draws).all(axis=1)
+
+
+def task_bootstrap(model: ModelFit, n_boot: int, seed: int = 0) -> TaskBootstrap:
+    """Tasks drawn with replacement (a task drawn twice counts as two), refitted each time.
+
+    Each draw absorbs its fixed effects with pyfixest's demeaning and solves least squares. A
+    regressor a draw cannot identify (no variation left, or a combination of the others) is
+    NaN in that draw; :func:`boot_interval` uses only draws that identified the whole model,
+    so every draw it uses estimates the same regressors.
     """
+    d = model.design
     rng = np.random.default_rng(seed)
-    names = list(columns)
-    first = [columns[n][0] for n in names]
-    x_all = table[first].to_numpy(dtype=float)
-    y_all = np.log(table["speedup"].to_numpy(dtype=float))
-    task_code, tasks = pd.factorize(table["task"])
-    cell_code = pd.factorize(table["task"].astype(str) + "\x1f" + table["size"].astype(str))[0]
-    author_code, authors = pd.factorize(table["author"])
-    rows_of = [np.flatnonzero(task_code == t) for t in range(len(tasks))]
-    draws = np.full((n_boot, len(names)), np.nan)
+    idx_cols = [d.names.index(n) for n in model.params.index]
+    rows_of = [np.flatnonzero(d.task == t) for t in range(len(d.task_names))]
+    n_cells = int(d.cell.max()) + 1
+    draws = np.full((n_boot, len(idx_cols)), np.nan)
     for b in range(n_boot):
-        pick = rng.choice(len(tasks), size=len(tasks), replace=True)
+        pick = rng.choice(len(rows_of), size=len(rows_of), replace=True)
         idx = np.concatenate([rows_of[i] for i in pick])
         copy = np.concatenate([np.full(len(rows_of[i]), k) for k, i in enumerate(pick)])
-        cells = pd.factorize(cell_code[idx] * len(tasks) + copy)[0]
-        fe = [np.eye(cells.max() + 1)[cells]]
-        if author and len(authors) > 1:
-            fe.append(np.eye(len(authors))[author_code[idx]][:, 1:])
-        fe = np.hstack(fe)
-        xr = residualize(fe, x_all[idx])
-        yr = residualize(fe, y_all[idx, None])[:, 0]
-        ok = np.linalg.norm(xr, axis=0) > 1e-8
-        if ok.any() and np.linalg.matrix_rank(xr[:, ok]) == ok.sum():
-            draws[b, ok] = np.linalg.lstsq(xr[:, ok], yr, rcond=None)[0]
-    return {f: draws[:, j] for j, f in enumerate(first)}
+        sub = subset(d, idx)
+        sub.cell = pd.factorize(d.cell[idx] + n_cells * copy)[0]
+        sub.task = copy
+        both = demean(sub, np.column_stack([sub.y, sub.x[:, idx_cols]]))
+        draws[b] = least_squares(both[:, 1:], both[:, 0], sub.x[:, idx_cols])[0]
+    return TaskBootstrap(draws, list(model.params.index))
 
 
+def boot_interval(boot: TaskBootstrap, model: ModelFit, weights: Mapping[str, float],
+                  alpha: float) -> dict:
+    """Percentile interval of a contrast over complete draws, with the share that identified it.
+
+    Withheld (NaN, with a note) when fewer than :data:`BOOT_MIN_SHARE` of the draws identified
+    the contrast's regressors or fewer than :data:`BOOT_MIN_COMPLETE` identified the model.
+    """
+    w = np.array([weights.get(n, 0.0) for n in boot.names])
+    used = w != 0
+    share = float(np.isfinite(boot.draws[:, used]).all(axis=1).mean()) if len(boot.draws) else 0.0
+    complete = boot.complete
+    out = {"boot_share": share, "boot_low_log": np.nan, "boot_high_log": np.nan}
+    if share < BOOT_MIN_SHARE:
+        out["note"] = (f"bootstrap interval withheld: {share:.0%} of draws identified it "
+                       f"(need {BOOT_MIN_SHARE:.0%})")
+    elif complete.mean() < BOOT_MIN_COMPLETE:
+        out["note"] = (f"bootstrap interval withheld: {complete.mean():.0%} of draws identified "
+                       f"the whole model (need {BOOT_MIN_COMPLETE:.0%})")
+    else:
+        vals = boot.draws[complete] @ w
+        lo, hi = np.quantile(vals, [alpha / 2, 1 - alpha / 2])
+        out.update(boot_low_log=float(lo), boot_high_log=float(hi))
+    return out

@@ -11,7 +11,7 @@ import pandas as pd
 from strategylens.stats.data import AnalysisData, size_rank
 
 LEADERBOARD_COLUMNS = ["author", "size", "n", "passed", "pass_rate", "gm_speedup", "par_gm",
-                       "fast_p", "p", "pass_at_k", "k", "n_tasks"]
+                       "fast_p", "p", "pass_at_k", "k", "pass_at_k_tasks", "n_tasks"]
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -38,12 +38,17 @@ def leaderboard(data: AnalysisData | pd.DataFrame, *, by: str = "author", p: flo
     Every solution row is an attempt (N = ``n``); a row passes when it is correct, has a
     positive speedup and no cheating flag.
 
-    - ``gm_speedup``: geometric mean speedup over passed rows only.
-    - ``par_gm``: geometric mean over all N of speedup / best(task, size), where a failure
-      scores 1 / best (as if the CPU reference had run: speedup 1). ``best`` is a fixed
-      per-(task, size) best speedup; by default the best correct speedup in the data.
+    - ``gm_speedup``: geometric mean speedup over passed rows only (it rewards failing on hard
+      tasks; read it with ``pass_rate``).
+    - ``par_gm``: geometric mean over all N of score / best(task, size). A passing row scores
+      its speedup. A failure scores the CPU reference's speedup 1 (the fallback a user runs),
+      but never more than the slowest passing speedup of that task and size, so a failure never
+      ranks above a correct solution that is slower than the CPU. ``best`` is a fixed
+      per-(task, size) best speedup; by default the best passing speedup in the data.
     - ``fast_p``: share of all N that passed with speedup > p.
-    - ``pass_at_k``: unbiased pass@k per task (n samples, c correct), averaged over tasks.
+    - ``pass_at_k``: unbiased pass@k (n samples, c correct per task), averaged over the tasks
+      on which every author of the size group has at least k samples (``pass_at_k_tasks``), so
+      all authors are compared on the same tasks.
 
     Parameters
     ----------
@@ -68,34 +73,38 @@ def leaderboard(data: AnalysisData | pd.DataFrame, *, by: str = "author", p: flo
         rows["size"] = "all"
     if by not in rows.columns:
         rows[by] = "unknown"
-    rows["passed"] = rows["passed"].astype(bool) & (pd.to_numeric(rows["speedup"],
-                                                                  errors="coerce") > 0)
     rows["speedup"] = pd.to_numeric(rows["speedup"], errors="coerce")
+    rows["passed"] = rows["passed"].astype(bool) & (rows["speedup"] > 0)
+    good = rows[rows["passed"]].groupby(["task", "size"])["speedup"]
     if best is None:
-        best = rows[rows["passed"]].groupby(["task", "size"])["speedup"].max().to_dict()
+        best = good.max().to_dict()
+    slowest = good.min().to_dict()
     out = []
-    for (who, size), grp in rows.groupby([by, "size"], sort=True):
-        passed = grp[grp["passed"]]
-        best_v = grp.apply(lambda r: best.get((r["task"], r["size"]), np.nan), axis=1)
-        score = np.where(grp["passed"], grp["speedup"] / best_v, 1.0 / best_v)
-        per_task = grp.groupby("task")["passed"].agg(["size", "sum"])
-        pk = [pass_at_k(int(n), int(c), k) for n, c in per_task.itertuples(index=False)]
-        pk = [v for v in pk if not math.isnan(v)]
-        out.append({
-            "author": who, "size": size, "n": len(grp), "passed": int(len(passed)),
-            "pass_rate": len(passed) / len(grp),
-            "gm_speedup": float(np.exp(np.log(passed["speedup"]).mean())) if len(passed)
-            else np.nan,
-            "par_gm": float(np.exp(np.nanmean(np.log(score)))) if np.isfinite(score).any()
-            else np.nan,
-            "fast_p": float(((grp["passed"]) & (grp["speedup"] > p)).mean()), "p": p,
-            "pass_at_k": float(np.mean(pk)) if pk else np.nan, "k": k,
-            "n_tasks": int(grp["task"].nunique()),
-        })
+    for size, block in rows.groupby("size", sort=True):
+        attempts = block.groupby(["task", by]).size().unstack(by)
+        common = attempts.index[(attempts.reindex(columns=block[by].unique()) >= k)
+                                .all(axis=1)]
+        for who, grp in block.groupby(by, sort=True):
+            passed = grp[grp["passed"]]
+            key = list(zip(grp["task"], grp["size"], strict=True))
+            best_v = np.array([best.get(t, np.nan) for t in key], dtype=float)
+            fail = np.array([min(1.0, slowest.get(t, 1.0)) for t in key], dtype=float)
+            score = np.where(grp["passed"], grp["speedup"], fail) / best_v
+            per_task = grp[grp["task"].isin(common)].groupby("task")["passed"].agg(["size", "sum"])
+            pk = [pass_at_k(int(n), int(c), k) for n, c in per_task.itertuples(index=False)]
+            out.append({
+                "author": who, "size": size, "n": len(grp), "passed": int(len(passed)),
+                "pass_rate": len(passed) / len(grp),
+                "gm_speedup": float(np.exp(np.log(passed["speedup"]).mean())) if len(passed)
+                else np.nan,
+                "par_gm": float(np.exp(np.nanmean(np.log(score)))) if np.isfinite(score).any()
+                else np.nan,
+                "fast_p": float(((grp["passed"]) & (grp["speedup"] > p)).mean()), "p": p,
+                "pass_at_k": float(np.mean(pk)) if pk else np.nan, "k": k,
+                "pass_at_k_tasks": int(len(common)), "n_tasks": int(grp["task"].nunique()),
+            })
     res = pd.DataFrame(out, columns=LEADERBOARD_COLUMNS)
     order = {s: i for i, s in enumerate(size_rank(rows))}
     res = res.assign(_size=res["size"].map(order))
     return (res.sort_values(["_size", "par_gm"], ascending=[True, False])
             .drop(columns="_size").reset_index(drop=True))
-
-

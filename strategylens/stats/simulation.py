@@ -73,7 +73,9 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
                     task_effect_sd: float = 0.05, solution_sd: float = 0.25,
                     noise_sd: float = 0.12, fail_rate: float = 0.15,
                     cheat_rate: float = 0.02,
-                    doses: Mapping[str, float] | None = None) -> SimulatedCorpus:
+                    doses: Mapping[str, float] | None = None,
+                    attempt: tuple[float, float] | None = None,
+                    survivorship: Mapping[str, float] | None = None) -> SimulatedCorpus:
     """Simulate solutions with known strategy effects, confounded by author skill.
 
     Each of `n_authors` authors writes `samples` solutions per task. An author's skill both
@@ -86,7 +88,11 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
     authors lean to higher ones) written to ``<ID>:intensity``, and gain ``doses[ID]`` in log
     speedup per doubling above 4 (so ``effects[ID]`` is the effect at intensity 4).
     Rows fail (not correct) at a rate that falls with skill; a few carry a cheating flag with
-    an inflated speedup.
+    an inflated speedup. With `attempt` ``(lo, hi)`` each author attempts a share of the tasks
+    drawn uniformly from [lo, hi] (an unbalanced corpus; every task keeps at least one author).
+    For each strategy in `survivorship`, a user whose solution is slower than its expected
+    speedup (negative solution error) fails with that extra probability: the survivors of the
+    strategy are its fast users, which biases a model fitted on passing rows upward.
 
     Returns
     -------
@@ -108,13 +114,21 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
     authors = [f"sim-model-{letters[a % 26]}{a // 26 or ''}" for a in range(n_authors)]
     skill = dict(zip(authors, np.sort(rng.normal(0.0, skill_sd, n_authors))[::-1], strict=True))
     r = np.arange(len(sizes)) - (len(sizes) - 1) / 2
+    attempts = None
+    if attempt is not None:  # drawn only when asked: other corpora stay as they were
+        share = rng.uniform(attempt[0], attempt[1], n_authors)
+        attempts = rng.random((n_tasks, n_authors)) < share[None, :]
+        for t in np.flatnonzero(~attempts.any(axis=1)):
+            attempts[t, rng.integers(n_authors)] = True
     rows = []
-    for task in names:
+    for ti, task in enumerate(names):
         base = rng.normal(1.5, 0.8)
         size_curve = np.sort(rng.normal(0.6, 0.4, len(sizes))).cumsum() - 0.6
         cpu_base = 10 ** rng.uniform(-0.5, 1.0)
         task_dev = {s: rng.normal(0.0, task_effect_sd) for s in ids}
-        for author in authors:
+        for ai, author in enumerate(authors):
+            if attempts is not None and not attempts[ti, ai]:
+                continue
             z = skill[author]
             for k in range(samples):
                 use = {}
@@ -131,6 +145,9 @@ def simulate_corpus(n_tasks: int = 24, n_authors: int = 6, samples: int = 2,
                     level[s] = int(np.clip(round(rng.normal(2.0 + shift, 1.2)), 0, 4))
                 sol_u = rng.normal(0.0, solution_sd)
                 correct = rng.random() < 1 / (1 + math.exp(-(math.log(1 / fail_rate - 1) + z)))
+                for s, strength in (survivorship or {}).items():
+                    if use.get(s) and sol_u < 0 and rng.random() < strength:
+                        correct = False
                 cheat = correct and rng.random() < cheat_rate
                 sol_name = f"{task}/{author}/sample_{k}.cu"
                 for i, size in enumerate(sizes):
