@@ -260,12 +260,16 @@ def test_cv3_of_a_bundle_survives_a_refit_that_cannot_split_it():
     table = corpus.data.table.reset_index(drop=True)
     fit = stats.fit_effects(table, structural=corpus.structural, inference="cr3")
     t = fit.table.set_index("strategy")
-    note = ("not estimable: without task histogram the model cannot identify it, so one task "
-            "carries it (CV3 needs every leave-one-task-out fit)")
-    assert t.loc["MEM-02", "note"] == t.loc["PAR-04", "note"] == note
+    # each alone: identified only by the few solutions where they differ, fitted exactly
+    for sid in ("MEM-02", "PAR-04"):
+        assert t.loc[sid, "note"].startswith("not estimable: solution-level degrees of freedom "
+                                             "exhausted")
     assert t.loc["MEM-02+PAR-04", "estimable"]
     strategies = [fit.columns[n][0] for n in fit.params.index]
+    alone = np.array([1.0 if s == "PAR-04" else 0.0 for s in strategies])
+    assert fit.model.loo.unidentified(alone) == ["histogram"]
     w = np.array([1.0 if s in ("MEM-02", "PAR-04") else 0.0 for s in strategies])
+    assert fit.model.loo.unidentified(w) == []
     tasks = list(dict.fromkeys(table.task))
     sums = np.array([_full_dummy_fit(table[table.task != k], strategies) @ w for k in tasks])
     g = len(tasks)
@@ -273,11 +277,12 @@ def test_cv3_of_a_bundle_survives_a_refit_that_cannot_split_it():
     assert fit.model.variance(w) == pytest.approx(expect, rel=1e-6)
 
 
-def test_wild_bootstrap_statistics_match_wildboottest():
+def test_wild_bootstrap_statistics_match_wildboottest(monkeypatch):
     from wildboottest.wildboottest import WildboottestCL
 
     from strategylens.stats import backend
 
+    monkeypatch.setattr(backend, "WILD_DRAWS", 999)
     rng = np.random.default_rng(1)
     x = rng.normal(size=(300, 4))
     y = x @ np.array([0.3, -0.2, 0.0, 0.5]) + rng.normal(size=300)
@@ -348,12 +353,12 @@ def test_bootstrap_interval_is_withheld_when_draws_do_not_identify_the_row():
 def test_simulation_recovers_planted_effects_and_naive_is_biased():
     """Monte Carlo check of the whole method on confounded corpora.
 
-    20 corpora of 12 tasks, 6 authors (skill raises both speedup and strategy use), a planted
-    MEM-02/PAR-04 bundle: 240 intervals pooled over 12 strategies (the wild bootstrap, as
-    12 tasks are few). analyses/stats-coverage/ has the larger runs.
+    12 corpora of 12 tasks, 6 authors (skill raises both speedup and strategy use), a planted
+    MEM-02/PAR-04 bundle: about 140 intervals pooled over 12 strategies (the wild bootstrap,
+    as 12 tasks are few). analyses/stats-coverage/ has the larger runs (60 corpora: 0.939).
     """
     hits, ours, naive, lift, contrast = [], [], [], [], []
-    for rep in range(20):
+    for rep in range(12):
         c = stats.simulate_corpus(n_tasks=12, seed=500 + rep)
         fit = stats.fit_effects(c.data, structural=c.structural)
         t = fit.table.set_index("strategy")
@@ -369,7 +374,7 @@ def test_simulation_recovers_planted_effects_and_naive_is_biased():
         sc = stats.structural_contrast(c.data, fit, structural=c.structural)
         contrast.append(sc.query("contrast == 'structural - micro' and "
                                  "method == 'mean of effects'").iloc[0])
-    assert len(hits) >= 230
+    assert len(hits) >= 135
     coverage = float(np.mean(hits))
     assert 0.90 <= coverage <= 0.99, coverage
     assert abs(np.mean(ours)) < 0.03
@@ -542,7 +547,8 @@ def test_dose_response_recovers_planted_slopes_where_the_naive_slope_is_biased()
     ours, naive = [], []
     for seed in range(12):
         corpus = stats.simulate_corpus(n_tasks=12, seed=200 + seed, doses=planted)
-        d = stats.dose_response(corpus.data, structural=corpus.structural).set_index("strategy")
+        d = stats.dose_response(corpus.data, structural=corpus.structural,
+                                inference="cr3").set_index("strategy")
         assert set(d.index) == set(planted) and d["estimable"].all()
         ours.append([d.loc[s, "slope_log"] - v for s, v in planted.items()])
         t = corpus.data.table

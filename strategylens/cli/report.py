@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 
 from strategylens.cli.common import err
-from strategylens.cli.stats import DataOption, LabelsOption, StoreOption, load
+from strategylens.cli.stats import (DataOption, Inference, InferenceOption, LabelsOption,
+                                   StoreOption, load)
 
 
 def command(
@@ -19,8 +20,10 @@ def command(
     title: str = typer.Option("strategylens report", help="Page title."),
     banner: Optional[str] = typer.Option(None, help="A highlighted line under the title, e.g. "
                                          "'Simulated data'."),
-    bootstrap: int = typer.Option(200, help="Task-cluster bootstrap replicates (0: none)."),
-    seed: int = typer.Option(0, help="Bootstrap seed."),
+    bootstrap: int = typer.Option(200, help="Task-resampling bootstrap replicates, a check "
+                                  "beside the main interval (0: none)."),
+    seed: int = typer.Option(0, help="Seed of the wild and the task-resampling bootstrap."),
+    inference: Inference = InferenceOption,
     p: float = typer.Option(1.0, "--p", help="fast_p threshold."),
     k: int = typer.Option(1, "--k", help="k of pass@k."),
     bundle_threshold: float = typer.Option(0.9, help="Jaccard threshold for our bundles."),
@@ -34,6 +37,7 @@ def command(
 
     analysis = load(data, store, labels)
     paths = build_report(analysis, out, title=title, banner=banner, bootstrap=bootstrap,
-                         seed=seed, p=p, k=k, bundle_threshold=bundle_threshold)
+                         seed=seed, p=p, k=k, bundle_threshold=bundle_threshold,
+                         inference=inference.value)
     err.print(f"wrote {paths['html']} and {paths['markdown']}", highlight=False)
     typer.echo(str(paths["html"]))

@@ -23,6 +23,7 @@ Webb 2023). The thresholds are module constants and are documented in docs/stati
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass, field
 from collections.abc import Mapping
@@ -45,6 +46,29 @@ INFERENCE_LABELS = {
     "cr3": "CV3 leave-one-task-out refits, t(G-1)",
     "cr1": "CR1, t(G-1)",
 }
+
+
+_THREADS = None
+
+
+def one_thread():
+    """A context with one BLAS thread: the products and solves here are small (k regressors,
+    G tasks), and BLAS threads cost more than they give, most of all on a busy machine."""
+    global _THREADS
+    from threadpoolctl import ThreadpoolController
+
+    if _THREADS is None:
+        _THREADS = ThreadpoolController()
+    return _THREADS.limit(limits=1, user_api="blas")
+
+
+def single_threaded(func):
+    """Run `func` under :func:`one_thread`."""
+    @functools.wraps(func)
+    def inner(*args, **kwargs):
+        with one_thread():
+            return func(*args, **kwargs)
+    return inner
 
 
 def _pf():
@@ -196,6 +220,7 @@ class ModelFit:
         out["variance_ratio"] = cl_var / model_var if model_var > 0 else np.nan
         return out
 
+    @single_threaded
     def contrast(self, weights: Mapping[str, float], alpha: float = 0.05,
                  inference: str | None = None) -> dict:
         """Estimate and inference for sum(weight * coefficient), or why there is none.
@@ -226,17 +251,16 @@ class ModelFit:
         res.update(diag)
         w = np.array([weights.get(n, 0.0) for n in self.params.index])
         est = float(w @ self.params.to_numpy())
-        lost = self.loo.unidentified(w) if self.loo is not None else []
-        if lost:
-            res["note"] = (f"not estimable: without task {lost[0]}"
-                           + (f" (or {len(lost) - 1} other)" if len(lost) > 1 else "")
-                           + " the model cannot identify it, so one task carries it "
-                           "(CV3 needs every leave-one-task-out fit)")
-            return res
         if not diag["solution_share"] >= MIN_SOLUTION_SHARE:
             res["note"] = (f"not estimable: solution-level degrees of freedom exhausted "
                            f"({1 - diag['solution_share']:.0%} of its solution-level variation "
                            "is on solutions the model fits exactly)")
+            return res
+        lost = self.loo.unidentified(w) if self.loo is not None else []
+        if lost:
+            others = f" and without {len(lost) - 1} other task(s)" if len(lost) > 1 else ""
+            res["note"] = (f"not estimable: the refit without task {lost[0]}{others} cannot "
+                           "identify it (CV3 needs every leave-one-task-out fit)")
             return res
         if not diag["variance_ratio"] >= MIN_VARIANCE_RATIO:
             rank = int(np.linalg.matrix_rank(self.cov.to_numpy(), tol=1e-10 * max(
@@ -419,20 +443,12 @@ class WildTest:
         return ends[0], ends[1]
 
 
-_THREADS = None
-
-
 def _small_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a @ b on one BLAS thread: for these small products threads cost more than they give."""
-    global _THREADS
-    from threadpoolctl import ThreadpoolController
-
-    if _THREADS is None:
-        _THREADS = ThreadpoolController()
-    with _THREADS.limit(limits=1, user_api="blas"):
+    with one_thread():
         return a @ b
 
 
+@single_threaded
 def fit_model(design: Design, *, inference: str = "auto", seed: int = 0) -> ModelFit:
     """Fit `design` with pyfixest and compute the covariance its inference needs.
 

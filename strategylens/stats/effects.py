@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from strategylens.stats.backend import (ModelFit, build_design, demean, fit_model,
-                                        least_squares, subset)
+                                        least_squares, single_threaded, subset)
 from strategylens.stats.data import (AnalysisData, DataError, as_table, id_key, kind_of,
                                      load_structural_map, strategy_columns)
 
@@ -187,6 +187,7 @@ def _screen(table: pd.DataFrame, strategies: Sequence[str], min_with: int, min_t
     return {n: columns[n] for n in keep}, reasons, absorbs
 
 
+@single_threaded
 def collinear_screen(table: pd.DataFrame, columns: Mapping[str, Sequence[str]],
                      author: bool = True) -> tuple[list[str], dict[str, list[str]]]:
     """Regressors that are not a linear combination of the fixed effects and the others.
@@ -395,6 +396,7 @@ class TaskBootstrap:
         return np.isfinite(self.draws).all(axis=1)
 
 
+@single_threaded
 def task_bootstrap(model: ModelFit, n_boot: int, seed: int = 0) -> TaskBootstrap:
     """Tasks drawn with replacement (a task drawn twice counts as two), refitted each time.
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from strategylens.stats.backend import build_design, fit_model
+from strategylens.stats.backend import build_design, fit_model, single_threaded
 from strategylens.stats.data import AnalysisData, kind_of, load_structural_map
 from strategylens.stats.effects import EffectsFit
 
@@ -36,6 +36,7 @@ NO_FAILURES = ("the data hold no failed attempts: the pass metrics and the survi
                "are not available")
 
 
+@single_threaded
 def survivorship(data: AnalysisData, fit: EffectsFit, *, alpha: float = 0.05,
                  structural: Mapping[str, bool] | None = None, author: bool = True,
                  seed: int = 0) -> pd.DataFrame:
