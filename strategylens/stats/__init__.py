@@ -10,6 +10,7 @@ One module per concern:
   task-clustered errors), bundles, the task-resampling bootstrap.
 - :mod:`~strategylens.stats.contrasts`: structural vs micro, effect by size, intensity (dose),
   AccelEval's measures beside ours.
+- :mod:`~strategylens.stats.survivorship`: pass probability and selection bounds per strategy.
 - :mod:`~strategylens.stats.leaderboard`: pass@k, geometric means, PAR-GM, fast_p.
 - :mod:`~strategylens.stats.simulation`: corpora with planted effects.
 
@@ -31,12 +32,15 @@ from strategylens.stats.contrasts import (ACCELEVAL_COLUMNS, CONTRAST_COLUMNS, D
                                           structural_contrast, task_size_ranks)
 from strategylens.stats.leaderboard import LEADERBOARD_COLUMNS, leaderboard, pass_at_k
 from strategylens.stats.simulation import DEFAULT_EFFECTS, SimulatedCorpus, simulate_corpus
+from strategylens.stats.survivorship import NO_FAILURES, SURVIVORSHIP_COLUMNS, survivorship
 
-MODULES = ("data", "backend", "effects", "contrasts", "leaderboard", "simulation")
+MODULES = ("data", "backend", "effects", "contrasts", "survivorship", "leaderboard",
+           "simulation")
 
 __all__ = [
     "ACCELEVAL_COLUMNS", "CHEATING_FLAGS", "CONTRAST_COLUMNS", "DEFAULT_EFFECTS", "DOSE_COLUMNS",
-    "EFFECT_COLUMNS", "INTENSITY", "LABEL_COLUMNS", "LEADERBOARD_COLUMNS", "SIZE_COLUMNS",
+    "EFFECT_COLUMNS", "INTENSITY", "LABEL_COLUMNS", "LEADERBOARD_COLUMNS", "NO_FAILURES",
+    "SIZE_COLUMNS", "SURVIVORSHIP_COLUMNS", "survivorship",
     "INFERENCE_LABELS", "AnalysisData", "CatalogUnavailable", "DataError", "Design",
     "EffectsFit", "ModelFit", "SimulatedCorpus", "SizesNotComparable", "TaskBootstrap",
     "build_design", "fit_model", "task_bootstrap", "task_size_ranks",
