@@ -36,6 +36,7 @@ class ReportTables:
     sizes: pd.DataFrame
     doses: pd.DataFrame
     survivorship: pd.DataFrame
+    ablations: pd.DataFrame
     time: pd.DataFrame
     compare: pd.DataFrame
     leaderboard: pd.DataFrame
@@ -50,10 +51,24 @@ class ReportTables:
 def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] | None = None,
                    bootstrap: int = 200, seed: int = 0, p: float = 1.0, k: int = 1,
                    bundle_threshold: float = 0.9, acceleval_threshold: float = 0.6,
-                   alpha: float = 0.05, inference: str = "auto") -> ReportTables:
-    """Run every analysis the report needs, with the same functions the CLI uses."""
+                   alpha: float = 0.05, inference: str = "auto",
+                   ladders: pd.DataFrame | None = None,
+                   trials: pd.DataFrame | None = None) -> ReportTables:
+    """Run every analysis the report needs, with the same functions the CLI uses.
+
+    With `ladders` (:func:`strategylens.stats.ablations.read_ladders`), the ablation variants
+    are left out of every model (each family keeps its base) and the ladders' own effects are
+    shown beside the model's.
+    """
     from strategylens.stats import backend
+    from strategylens.stats.ablations import (ABLATION_COLUMNS, ablation_summary, independent,
+                                              step_effects)
     from strategylens.stats.survivorship import NO_FAILURES, survivorship
+
+    steps = None
+    if ladders is not None and len(ladders):
+        steps = step_effects(data.table, ladders, trials, alpha=alpha)
+        data = independent(data, ladders)
 
     structural = dict(structural) if structural is not None else stats.load_structural_map()
     table = data.table
@@ -90,6 +105,8 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
         sizes=stats.size_effects(data, fit, alpha=alpha, **opts),
         doses=stats.dose_response(data, fit, structural=structural, alpha=alpha, **opts),
         survivorship=survivorship(data, fit, alpha=alpha, structural=structural, seed=seed),
+        ablations=ablation_summary(steps, fit, alpha=alpha, structural=structural)
+        if steps is not None else pd.DataFrame(columns=ABLATION_COLUMNS),
         time=time_breakdown(table),
         compare=stats.compare_methods(
             fit.table, stats.acceleval_measures(data, bundle_threshold=acceleval_threshold)),
@@ -399,8 +416,8 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
         figures["task_matrix"] = heatmap(tables.task_matrix, figdir / "task_matrix.png",
                                          label="share of the task's passing rows using it",
                                          cmap="Blues")
-    for name in ("effects", "structural", "sizes", "doses", "survivorship", "time", "compare",
-                 "leaderboard", "excluded"):
+    for name in ("effects", "structural", "sizes", "doses", "survivorship", "ablations", "time",
+                 "compare", "leaderboard", "excluded"):
         getattr(tables, name).to_csv(tabdir / f"{name}.csv", index=False)
     tables.jaccard.to_csv(tabdir / "jaccard.csv")
     tables.task_matrix.to_csv(tabdir / "task_matrix.csv")
@@ -473,6 +490,18 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
             ["strategy", "kind", "pass rate with", "without", "pass effect (adjusted)",
              "CI low", "CI high", "trimmed share", "multiplier", "bound low", "bound high",
              "note"]) if len(tables.survivorship) else None,
+        "ablations": _table(tables.ablations.assign(
+            ladder=lambda f: np.exp(f["ladder_effect_log"].astype(float)),
+            ladder_low=lambda f: np.exp(f["ladder_low_log"].astype(float)),
+            ladder_high=lambda f: np.exp(f["ladder_high_log"].astype(float)),
+            model=lambda f: np.exp(f["model_effect_log"].astype(float)),
+            model_low=lambda f: np.exp(f["model_low_log"].astype(float)),
+            model_high=lambda f: np.exp(f["model_high_log"].astype(float))),
+            ["strategy", "kind", "ladder", "ladder_low", "ladder_high", "n_steps", "model",
+             "model_low", "model_high", "agreement", "note"],
+            ["strategy", "kind", "ladder multiplier", "CI low", "CI high", "steps",
+             "model multiplier", "CI low", "CI high", "agreement", "note"])
+        if len(tables.ablations) else None,
         "time": _table(tables.time, ["task", "size", "solutions", "e2e_ms", "kernel_share",
                                      "copy_share", "other_share", "floor_ratio", "speedup"],
                        ["task", "size", "solutions", "end to end (ms)", "kernels",

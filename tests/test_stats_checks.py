@@ -172,3 +172,103 @@ def test_catalog_flags_feed_the_simulator_truth():
     flags = stats.load_structural_map()
     assert corpus.structural == {s: flags[s] for s in corpus.effects}
     assert pd.Series(corpus.structural).sum() == 6
+
+
+# ---- ablation ladders ------------------------------------------------------------------------
+
+def _ladder(tmp_path):
+    """A synthetic ladder in task dbscan: base -> +MEM-02 (planted 0.45) -> +CMP-01 (0.40), the
+    variants written by the base's author; 20 timed trials per solution and size."""
+    import yaml
+
+    corpus = stats.simulate_corpus(n_tasks=8, seed=4, bundle=None)
+    frame = corpus.frame
+    ok = frame[frame.correct & (frame.task == "dbscan") & (frame["MEM-02"] == 0)
+               & (frame["CMP-01"] == 0)]
+    base_name = ok.solution.iloc[0]
+    base = frame[frame.solution == base_name]
+    v1 = base.assign(solution="dbscan/ladder/v1.cu", **{"MEM-02": 1},
+                     speedup=base.speedup * np.exp(0.45))
+    v2 = v1.assign(solution="dbscan/ladder/v2.cu", **{"CMP-01": 1},
+                   speedup=v1.speedup * np.exp(0.40))
+    frame = pd.concat([frame, v1, v2], ignore_index=True)
+    rng = np.random.default_rng(0)
+    trials = pd.concat([pd.DataFrame({
+        "task": r.task, "solution": r.solution, "size": r.size, "phase": "timed",
+        "inside_ms": r.cpu_ms / r.speedup * np.exp(rng.normal(0, 0.02, 20))})
+        for r in pd.concat([base, v1, v2]).itertuples()], ignore_index=True)
+    labels = tmp_path / "labels.yaml"
+    labels.write_text(yaml.safe_dump({
+        "v1.cu": {"task": "dbscan", "ablation": {"family": "dbscan-ladder",
+                                                 "base": base_name.split("/", 1)[1],
+                                                 "changes": "MEM-02"}},
+        "v2.cu": {"task": "dbscan", "ablation": {"family": "dbscan-ladder", "base": "v1.cu",
+                                                 "changes": "CMP-01"}},
+        "other.cu": {"task": "dbscan", "present": {"MEM-01": [3]}}}))
+    return corpus, frame, trials, labels
+
+
+def test_ablation_ladder_steps_and_the_model_on_independent_solutions(tmp_path):
+    from strategylens.stats import ablations
+
+    corpus, frame, trials, labels = _ladder(tmp_path)
+    ladder = ablations.read_ladders([labels])
+    assert ladder[["solution", "changes"]].values.tolist() == [["v1.cu", "MEM-02"],
+                                                               ["v2.cu", "CMP-01"]]
+    data = stats.prepare_table(frame, "ladder.csv")
+    steps = ablations.step_effects(data.table, ladder, trials)
+    assert steps.groupby("strategy").size().to_dict() == {"CMP-01": 3, "MEM-02": 3}
+    assert (steps.direction == 1).all()
+    mem = steps[steps.strategy == "MEM-02"]
+    assert (mem.ci_low_log < 0.45).all() and (mem.ci_high_log > 0.45).all()
+    assert ((mem.ci_high_log - mem.ci_low_log) < 0.05).all()  # 20 trials, 2% noise
+    base_only = ablations.independent(data, ladder)
+    assert len(base_only.table) == len(data.table) - 6
+    assert not base_only.table.solution.str.contains("ladder").any()
+    assert base_only.problems[-1] == ("ladder.csv: 2 ablation variant(s) left out of the "
+                                      "effects model (each family keeps its base)")
+    fit = stats.fit_effects(base_only, structural=corpus.structural, inference="cr3")
+    summary = ablations.ablation_summary(steps, fit, structural=corpus.structural)
+    row = summary.set_index("strategy").loc["MEM-02"]
+    assert row.ladder_effect_log == pytest.approx(0.45, abs=0.01)
+    assert row.n_steps == 1 and row.ladder_low_log < 0.45 < row.ladder_high_log
+    assert row.model_effect_log == fit.table.set_index("strategy").loc["MEM-02", "effect_log"]
+    assert row.agreement in ("intervals overlap", "intervals disjoint")
+
+
+def test_ablation_ladder_errors_name_the_file(tmp_path):
+    from strategylens.stats import ablations
+
+    bad = tmp_path / "labels.yaml"
+    bad.write_text("v1.cu:\n  task: t\n  ablation: {family: f, changes: MEM-02}\n")
+    with pytest.raises(stats.DataError, match=r"labels\.yaml: v1\.cu: ablation needs base"):
+        ablations.read_ladders([bad])
+
+
+def test_cli_ablations_and_report_section(tmp_path):
+    from typer.testing import CliRunner
+
+    from strategylens import report
+    from strategylens.cli import app
+    from strategylens.stats import ablations
+
+    corpus, frame, trials, labels = _ladder(tmp_path)
+    csv = tmp_path / "ladder.csv"
+    frame.to_csv(csv, index=False)
+    res = CliRunner().invoke(app, ["stats", "ablations", "--data", str(csv), "--ladders",
+                                   str(labels), "--inference", "cr3", "-f", "json"])
+    assert res.exit_code == 0, res.output
+    import json
+
+    rows = {r["strategy"]: r for r in json.loads(res.stdout)}
+    assert set(rows) == {"MEM-02", "CMP-01"}
+    assert rows["CMP-01"]["ladder_effect_log"] == pytest.approx(0.40, abs=0.01)
+    assert rows["CMP-01"]["note"] == "no raw trials: the ladder effect has no interval"
+    assert "without trial intervals" in res.stderr
+    paths = report.build_report(stats.prepare_table(frame, "ladder.csv"), tmp_path / "rep",
+                                bootstrap=0, inference="cr3",
+                                ladders=ablations.read_ladders([labels]), trials=trials)
+    md = paths["markdown"].read_text()
+    assert "## Ablation ladders" in md and "| MEM-02 | S | 1.57 |" in md
+    none = CliRunner().invoke(app, ["stats", "ablations", "--data", str(csv)])
+    assert none.exit_code == 2 and "no ablation entries" in none.output

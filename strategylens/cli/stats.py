@@ -19,6 +19,7 @@ app = typer.Typer(
          "  strategylens stats effects --store analyses/h200 --labels tags.jsonl -f csv\n\n"
          "  strategylens stats contrasts --data results.csv --kind size\n\n"
          "  strategylens stats leaderboard --data results.csv --p 2 --k 5\n\n"
+         "  strategylens stats ablations --store DIR --labels tags.jsonl --ladders labels.yaml\n\n"
          "  strategylens stats simulate --out sim.csv --seed 1",
     no_args_is_help=True,
 )
@@ -253,6 +254,75 @@ def leaderboard(
         warn(f"{analysis.source}: no failed attempts in the data, so pass_rate, fast_p and "
              "pass@k say nothing (every row passed)")
     show(table, fmt, list(table.columns), "Leaderboard")
+
+
+LaddersOption = typer.Option(None, "--ladders", help="labels.yaml file(s) declaring ablation "
+                             "variants: ablation: {family, base, changes: ID} (repeatable).")
+
+
+def load_ladders(paths: Optional[list[Path]]):
+    """The ablation ladders of --ladders, or exit 2 naming the file."""
+    import pandas as pd
+
+    from strategylens.stats import DataError
+    from strategylens.stats.ablations import LADDER_COLUMNS, read_ladders
+
+    if not paths:
+        return pd.DataFrame(columns=LADDER_COLUMNS)
+    try:
+        return read_ladders(paths)
+    except DataError as exc:
+        raise fail(str(exc), EXIT_USAGE) from None
+
+
+@app.command()
+def ablations(
+    data: Optional[Path] = DataOption, store: Optional[Path] = StoreOption,
+    labels: Optional[Path] = LabelsOption,
+    ladders: Optional[list[Path]] = LaddersOption,
+    steps: bool = typer.Option(False, "--steps", help="Show every ladder step and size "
+                               "instead of the per-strategy summary."),
+    alpha: float = typer.Option(0.05, help="1 - confidence level."),
+    inference: Inference = InferenceOption,
+    fmt: Format = FormatOption,
+) -> None:
+    """Per strategy: the ablation ladders' measured effect beside the effects model's estimate.
+
+    Each ladder step is a variant that changes one strategy of its family's base solution; its
+    effect is the log time ratio, with an interval from the raw timed trials when --store is
+    given. The effects model is fitted on independent solutions only: the variants are left
+    out, each family keeps its base.
+
+    Example: strategylens stats ablations --store analyses/h200 --labels tags.jsonl
+    --ladders tasks/heat2d/labels.yaml
+    """
+    from strategylens import stats
+    from strategylens.stats.ablations import ablation_summary, independent, step_effects
+
+    ladder = load_ladders(ladders)
+    if ladder.empty:
+        raise fail("no ablation entries: give --ladders labels.yaml with entries "
+                   "`ablation: {family, base, changes: ID}`", EXIT_USAGE)
+    analysis = load(data, store, labels)
+    trials = None
+    if store is not None:
+        from strategylens.store import read_trials
+
+        trials = read_trials(store)
+    step = step_effects(analysis.table, ladder, trials, alpha=alpha)
+    if trials is None:
+        warn("no --store: ladder steps come from the speedups, without trial intervals")
+    if steps:
+        show(step, fmt, ["family", "task", "variant", "strategy", "size", "effect_log",
+                         "ci_low_log", "ci_high_log", "note"], "Ablation ladder steps")
+        return
+    base = independent(analysis, ladder)
+    warn(base.problems[-1])
+    fit = stats.fit_effects(base, alpha=alpha, inference=inference.value)
+    show(ablation_summary(step, fit, alpha=alpha), fmt,
+         ["strategy", "kind", "ladder_effect_log", "ladder_low_log", "ladder_high_log",
+          "n_steps", "model_effect_log", "model_low_log", "model_high_log", "agreement",
+          "note"], "Ablation ladders beside the effects model (log speedup)")
 
 
 @app.command()
