@@ -105,8 +105,7 @@ def show(frame, fmt: Format, columns: list[str], title: str) -> None:
 
 
 _EFFECT_VIEW = ["strategy", "kind", "multiplier", "multiplier_low", "multiplier_high", "q_value",
-                "inference", "eff_clusters", "max_leverage", "n_tasks", "n_with", "n_without",
-                "bundle", "note"]
+                "inference", "n_clusters", "eff_clusters", "max_leverage", "bundle", "note"]
 
 
 @app.command()
