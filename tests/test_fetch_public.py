@@ -76,7 +76,8 @@ def test_bad_source_names_file_and_field(tmp_path: Path):
         fp.read_sources(tmp_path / "s" / "labels.yaml")
 
 
-@pytest.mark.parametrize("set_name", ["public-hecbench", "public-suites", "public-templates"])
+@pytest.mark.parametrize("set_name", ["public-hecbench", "public-suites", "public-templates",
+                                      "heldout-programs", "heldout-kernels", "heldout-classic"])
 def test_public_set_labels_are_well_formed(set_name: str):
     path = SETS / set_name / "labels.yaml"
     if not path.exists():
@@ -93,6 +94,24 @@ def test_public_set_labels_are_well_formed(set_name: str):
             assert lines and all(isinstance(n, int) and n > 0 for n in lines), (name, sid)
             assert lines == sorted(set(lines)), (name, sid)
 
+
+
+@pytest.mark.parametrize("set_name", ["heldout-programs", "heldout-kernels", "heldout-classic"])
+def test_heldout_evidence_lines_lie_inside_the_fetched_files(set_name: str):
+    """Every evidence line is a line of the file as fetched (run fetch_public.py first)."""
+    path = SETS / set_name / "labels.yaml"
+    if not path.exists():
+        pytest.skip(f"{set_name} not labelled yet")
+    sources = fp.read_sources(path)
+    files = SETS / set_name / "files"
+    if not all((files / name).is_file() for name in sources):
+        pytest.skip(f"{set_name}: files not fetched (run fetch_public.py --mirror ...)")
+    for name, entry in yaml.safe_load(path.read_text()).items():
+        data = (files / name).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == sources[name]["sha256"], name
+        n_lines = len(data.decode("utf-8", errors="replace").splitlines())
+        for sid, lines in (entry["present"] or {}).items():
+            assert max(lines) <= n_lines, (name, sid, max(lines), n_lines)
 
 def test_fetch_clones_when_no_mirror_has_the_repo(tmp_path: Path):
     text = b"__global__ void k() {}\n"
