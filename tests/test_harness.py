@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from strategylens import audit as A
 from strategylens import harness as H
+from strategylens.harness import audit as A
+from strategylens.harness import buffers, session, stopping, validate
 from strategylens.tasks import compare, load_task
 
 FIXTURE = Path(__file__).parent / "fixtures" / "harness_task" / "saxpy"
@@ -83,12 +84,12 @@ def test_native_helpers_compile(tmp_path):
 
 
 def test_rel_noise_and_rotation():
-    assert H.rel_noise([1.0, 1.0, 1.0]) == float("inf")
-    assert H.rel_noise([1.0] * 10) == 0.0
-    noisy = H.rel_noise([1.0, 1.2, 0.8, 1.1, 0.9, 1.0, 1.05, 0.95])
+    assert stopping.rel_noise([1.0, 1.0, 1.0]) == float("inf")
+    assert stopping.rel_noise([1.0] * 10) == 0.0
+    noisy = stopping.rel_noise([1.0, 1.2, 0.8, 1.1, 0.9, 1.0, 1.05, 0.95])
     assert 0.01 < noisy < 0.1
     import random
-    order = H._rotation(random.Random(1))
+    order = session.rotation(random.Random(1))
     first = [next(order) for _ in range(40)]
     assert sorted(set(first)) == [0, 1] and first.count(0) == 20
 
@@ -107,7 +108,7 @@ def sets(task, tmp_path_factory):
     for k in range(3):
         inputs = task.generate("small", k)
         exp = {"out": (np.float32(inputs["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
-        out.append(H.InputSet(k, inputs, exp))
+        out.append(buffers.InputSet(k, inputs, exp))
     return out
 
 
@@ -120,30 +121,30 @@ def test_poison_mask_matches_whole_elements_only():
         a = np.zeros(6, dtype=dtype)
         a.view(np.uint8)[:] = 0
         w = a.dtype.itemsize
-        a.view(np.uint8)[w:3 * w] = H.POISON_BYTE          # elements 1 and 2
-        a.view(np.uint8)[4 * w] = H.POISON_BYTE            # element 4: one byte only
-        assert H._poisoned(a).tolist() == [False, True, True, False, w == 1, False], dtype
+        a.view(np.uint8)[w:3 * w] = validate.POISON_BYTE          # elements 1 and 2
+        a.view(np.uint8)[4 * w] = validate.POISON_BYTE            # element 4: one byte only
+        assert validate.poisoned(a).tolist() == [False, True, True, False, w == 1, False], dtype
 
 
 def test_validate_verdicts(task, sets):
     good = {"out": sets[0].expected["out"].copy()}
-    v = H._validate(good, sets[0], sets, _cmp(task), None)
+    v = validate.validate(good, sets[0], sets, _cmp(task), None)
     assert (v["correct"], v["stale_of"], v["poison_left"], v["tight_ok"]) == (True, None, 0, True)
-    stale = H._validate({"out": sets[1].expected["out"].copy()}, sets[0], sets, _cmp(task), None)
+    stale = validate.validate({"out": sets[1].expected["out"].copy()}, sets[0], sets, _cmp(task), None)
     assert (stale["correct"], stale["stale_of"]) == (False, 1)
     part = good["out"].copy()
-    part.view(np.uint8)[-40:] = H.POISON_BYTE
-    p = H._validate({"out": part}, sets[0], sets, _cmp(task), None)
+    part.view(np.uint8)[-40:] = validate.POISON_BYTE
+    p = validate.validate({"out": part}, sets[0], sets, _cmp(task), None)
     assert p["poison_left"] == 10 and p["correct"] is False
-    nan = H._validate({"out": np.full_like(part, np.nan)}, sets[0], sets, _cmp(task), None)
+    nan = validate.validate({"out": np.full_like(part, np.nan)}, sets[0], sets, _cmp(task), None)
     assert nan["nan_count"] == part.size and nan["correct"] is False
     loose = (good["out"] * np.float32(1 + 3e-4)).astype(np.float32)
-    lv = H._validate({"out": loose}, sets[0], sets, _cmp(task), None)
+    lv = validate.validate({"out": loose}, sets[0], sets, _cmp(task), None)
     assert (lv["correct"], lv["tight_ok"]) == (True, False)
 
 
 def test_layout_is_page_aligned_and_sized_for_the_largest_set(task, sets):
-    layout, size = H._layout([H._pget(p) for p in task.params], sets)
+    layout, size = buffers.layout_for([H.param_dict(p) for p in task.params], sets)
     arrays = {p["name"]: (p["offset"], p["nbytes"]) for p in layout if p["kind"] == "array"}
     assert arrays == {"x": (0, 16384), "y": (16384, 16384), "out": (32768, 16384)}
     assert size == 49152

@@ -1,6 +1,6 @@
 """Audit decisions over a recorded run trace: pure functions, tested on the CPU.
 
-The harness (``strategylens.harness.run_solution``) records a trace; ``audit(trace)`` returns
+The harness (``strategylens.harness.session``) records a trace; ``audit(trace)`` returns
 the flags it raises with the evidence for each. A trace is a dict:
 
 ``trials``
