@@ -374,3 +374,84 @@ def test_device_memory_kept_between_calls_is_cross_call_state():
     flags = A.audit(tr)
     assert set(flags) == {"cross-call-state"}
     assert "16 MiB of device memory stays allocated" in flags["cross-call-state"]
+
+
+# ---- the flag table ---------------------------------------------------------------------
+
+def _timed_scaled(tr, **scale):
+    for t in tr["trials"]:
+        for k, f in scale.items():
+            t[k] = t[k] * f
+    return tr
+
+
+def _set(tr, index, **kw):
+    tr["trials"][index].update(kw)
+    return tr
+
+
+def _cache_trace():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        if t["phase"] in ("timed", "probe-repeat"):
+            t.update(outside_ms=0.2, inside_ms=0.09, return_ms=0.089, event_ms=0.09)
+    return tr
+
+
+def _host_trace():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        t["cpu_ms"] = 3.0
+        if t.get("profile"):
+            t["profile"] = dict(t["profile"], kernel_ms=0.001, h2d_ms=0.0, d2h_ms=0.0, api_ms=0.05)
+    return tr
+
+
+# Every flag of the table with a trace that raises exactly that flag. A new row in
+# audit.FLAGS needs its trace here (test_every_flag_has_a_trace_that_raises_it_alone).
+FLAG_TRACES = {
+    "cross-call-state": _cache_trace,
+    "stale-output": lambda: _set(honest_trace(), 3, correct=False, stale_of=1),
+    "work-after-return": lambda: _timed_scaled(honest_trace(), return_ms=0.3),
+    "load-time-work": lambda: honest_trace(load={"wall_ms": 40.0, "cpu_ms": 5.0, "mem_delta": 0,
+                                                 "threads_delta": 2, "profile": {}}),
+    "host-compute": _host_trace,
+    "input-mutation": lambda: _set(honest_trace(), 2, inputs_changed=True),
+    "partial-output": lambda: _set(honest_trace(), 4, poison_left=64),
+    "filesystem-access": lambda: honest_trace(shim=["open\t/etc/hostname"]),
+    "precision": lambda: _timed_scaled(honest_trace(), tight_ok=False),
+    "timer-tamper": lambda: _timed_scaled(honest_trace(), inside_ms=0.1, event_ms=0.1),
+    "nan-output": lambda: _set(honest_trace(), 5, correct=False, nan_count=4096),
+}
+
+
+def test_every_flag_has_a_trace_that_raises_it_alone():
+    assert set(FLAG_TRACES) == set(A.FLAG_NAMES)
+    for name, make in FLAG_TRACES.items():
+        assert set(A.audit(make())) == {name}, name
+
+
+def test_flag_table_names_cheating_and_labels():
+    assert A.FLAG_NAMES == ("cross-call-state", "stale-output", "work-after-return",
+                            "load-time-work", "host-compute", "input-mutation", "partial-output",
+                            "filesystem-access", "precision", "timer-tamper", "nan-output")
+    assert A.CHEATING_FLAGS == set(A.FLAG_NAMES) - {"precision", "nan-output"}
+    assert A.FLAG_LABELS == {"cross-call-state": "AP-04", "stale-output": "AP-04",
+                             "host-compute": "AP-05"}
+    assert all(f.summary for f in A.FLAGS)
+
+
+def test_statistics_and_tagger_read_the_same_flags():
+    # until stats and tagger import these names from the table (see DEVELOPERS.md), they must
+    # agree with it
+    from strategylens import stats, tagger
+
+    assert stats.CHEATING_FLAGS == A.CHEATING_FLAGS
+    assert tagger.FLAG_LABELS == A.FLAG_LABELS
+
+
+def test_a_failing_check_is_reported_not_raised():
+    tr = honest_trace()
+    tr["trials"][0]["outside_ms"] = "not a number"
+    flags = A.audit(tr)
+    assert "timer-tamper: TypeError" in flags["_audit_errors"]
