@@ -455,3 +455,15 @@ def test_a_failing_check_is_reported_not_raised():
     tr["trials"][0]["outside_ms"] = "not a number"
     flags = A.audit(tr)
     assert "timer-tamper: TypeError" in flags["_audit_errors"]
+
+
+def test_build_report_has_a_row_per_kernel_and_per_failed_build():
+    ok = H.BuildResult("a.cu", True, "a.so", "sm_90", [], [], kernels=H.parse_ptxas(PTXAS))
+    bad = H.BuildResult("b.cu", False, None, "sm_90", [], [],
+                        error='b.cu(3): warning: unused\nb.cu(4): error: identifier "x" is undefined')
+    rows = H.build_report([ok, bad], "saxpy", str)
+    assert [(r["solution"], r["compiled"], r["kernel"]) for r in rows] == [
+        ("a.cu", True, "_Z1kifPKfPf"), ("a.cu", True, "_Z4big"), ("b.cu", False, "")]
+    assert (rows[1]["registers"], rows[1]["spill_stores"], rows[1]["spill_loads"]) == (255, 16, 8)
+    assert rows[0]["smem_bytes"] == 1024
+    assert rows[2]["error"] == 'b.cu(4): error: identifier "x" is undefined'
