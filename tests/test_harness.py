@@ -467,3 +467,26 @@ def test_build_report_has_a_row_per_kernel_and_per_failed_build():
     assert (rows[1]["registers"], rows[1]["spill_stores"], rows[1]["spill_loads"]) == (255, 16, 8)
     assert rows[0]["smem_bytes"] == 1024
     assert rows[2]["error"] == 'b.cu(4): error: identifier "x" is undefined'
+
+
+def test_input_mutation_found_only_by_the_final_comparison():
+    tr = honest_trace(inputs_final_changed=[1])
+    assert A.audit(tr) == {"input-mutation": "inputs of set(s) 1 changed, found by the full "
+                                             "comparison after the calls"}
+    assert A.audit(honest_trace(inputs_final_changed=[])) == {}
+
+
+def test_tight_shortcut_gives_the_verdict_of_the_second_pass(task, sets):
+    from strategylens.harness.runner import task_compare
+
+    plain, short = task_compare(task), task_compare(task, tight_shortcut=True)
+    exact = {"out": sets[0].expected["out"].copy()}
+    loose = {"out": (sets[0].expected["out"] * np.float32(1 + 3e-4)).astype(np.float32)}
+    for got in (exact, loose):
+        for cmp in (plain, short):
+            assert cmp(got, sets[0].expected, False).ok
+        assert short(got, sets[0].expected, True).ok == plain(got, sets[0].expected, True).ok
+    short(exact, sets[0].expected, False)
+    assert short(exact, sets[0].expected, True).detail == "within the tight atol (no second pass)"
+    short(loose, sets[0].expected, False)  # error 3e-4 > tight atol 1e-5: a real second pass
+    assert short(loose, sets[0].expected, True).ok is False

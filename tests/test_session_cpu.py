@@ -26,6 +26,9 @@ HERE = Path(__file__).parent
 FAKE = HERE / "fixtures" / "fake_device"
 SAXPY = HERE / "fixtures" / "harness_task" / "saxpy"
 CHEATS = {"honest": 0, "stale": 1, "partial": 2, "mutation": 3}
+# Flags decided from what the calls wrote and read. The timing flags (timer-tamper,
+# host-compute, ...) mean nothing with a host-clock device on a shared CPU.
+CONTENT_FLAGS = {"stale-output", "partial-output", "input-mutation", "nan-output", "precision"}
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc not installed")
 
@@ -64,11 +67,13 @@ def saxpy_sets(task, size: str, n: int = 4) -> list[InputSet]:
     return out
 
 
-def run(task, native, so: Path, sets, **cfg) -> dict:
+FAST = {"warmup_s": 0.02, "measure_s": 0.1, "landlock": False, "cupti": False}
+
+
+def run(task, native, so: Path, sets, resident: bool = False, **cfg) -> dict:
     build = BuildResult(str(so), True, str(so), "host", [], [])
-    config = RunConfig(**{"warmup_s": 0.02, "measure_s": 0.1, "landlock": False, "cupti": False,
-                          **cfg})
-    buffers = SharedBuffers([param_dict(p) for p in task.params], sets)
+    config = RunConfig(**{**FAST, **cfg})
+    buffers = SharedBuffers([param_dict(p) for p in task.params], sets, resident=resident)
     try:
         return run_solution(task, build, "small", buffers, config, native, task_compare(task),
                             Path("/usr/local/cuda"))
@@ -90,17 +95,20 @@ def test_honest_solution_runs_every_phase_and_raises_nothing(task, native, solut
     assert all(t["correct"] for t in trace["trials"])
     assert len(trace["noop_overhead_ms"]) == 100 and 5 <= len(trace["sleep_overhead_ms"]) <= 20
     assert set(trace["phase_s"]) == {"start", "roundtrip", "warmup", "measure", "sleep",
-                                     "probes", "profile"}
+                                     "probes", "profile", "close"}
     assert trace["stop_rule"] in ("noise", "budget", "max-trials")
-    assert A.audit(trace) == {}
+    assert set(A.audit(trace)) & CONTENT_FLAGS == set()
 
 
+@pytest.mark.parametrize("resident", [False, True], ids=["rewrite", "resident"])
 @pytest.mark.parametrize("cheat,flag", [("stale", "stale-output"), ("partial", "partial-output"),
                                         ("mutation", "input-mutation")])
-def test_misbehaving_solution_raises_its_flag(task, native, solutions, small_sets, cheat, flag):
-    trace = run(task, native, solutions[cheat], small_sets)
+def test_misbehaving_solution_raises_its_flag(task, native, solutions, small_sets, cheat, flag,
+                                              resident):
+    trace = run(task, native, solutions[cheat], small_sets, resident=resident)
     assert trace["status"] == "ok", trace["detail"]
     assert flag in A.audit(trace)
+    assert trace["io"] == ("resident" if resident else "rewrite")
 
 
 def test_child_that_cannot_load_the_solution_is_a_status(task, native, small_sets, tmp_path):
@@ -109,3 +117,90 @@ def test_child_that_cannot_load_the_solution_is_a_status(task, native, small_set
     trace = run(task, native, bad, small_sets)
     assert trace["status"] == "load-failed" and "solution.so: file too short" in trace["detail"]
     assert trace["trials"] == []
+
+
+# ---- the orchestration (runner.benchmark) in both modes ------------------------------------
+
+@pytest.fixture
+def fake_runner(monkeypatch, native, solutions, tmp_path):
+    """benchmark() with the stand-in native library, gcc-built solutions and fixed device
+    facts; the saxpy fixture's C reference gives the answers."""
+    from strategylens.harness import runner
+
+    monkeypatch.setenv("STRATEGYLENS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(runner, "build_native", lambda: native)
+    by_stem = {f"{name}.cu": so for name, so in solutions.items()}
+    monkeypatch.setattr(runner, "build_many", lambda srcs, params, arch: [
+        BuildResult(str(s), True, str(by_stem[Path(s).name]), "host", [], []) for s in srcs])
+    monkeypatch.setattr(runner, "device_facts", lambda native, cfg: {
+        "gpu_name": "fake", "bandwidth": {"pinned_h2d": 50e9, "pinned_d2h": 50e9}})
+    sources = []
+    for name in ("honest", "mutation", "partial", "stale"):
+        sources.append(tmp_path / f"{name}.cu")
+        sources[-1].write_text("// built by the fixture\n")
+    return runner, sources
+
+
+def _rows_and_traces(store_dir):
+    import json
+
+    from strategylens import store
+
+    df = store.read_results(store_dir)
+    traces = {(Path(r.solution).stem, r.size): json.loads(
+        (store_dir / "traces" / f"{store.key_name(r.task, r.solution, r.size)}.json").read_text())
+        for r in df.itertuples()}
+    return {(Path(r["solution"]).stem, r["size"]): r for r in df.to_dict("records")}, traces
+
+
+@pytest.mark.parametrize("mode", ["legacy", "fast"])
+def test_benchmark_flags_the_same_rows_in_both_modes(task, fake_runner, tmp_path, mode):
+    runner, sources = fake_runner
+    cfg = RunConfig.legacy(**FAST) if mode == "legacy" else RunConfig(**FAST)
+    written = runner.benchmark(task, sources, ["small", "medium"], tmp_path / "store", cfg,
+                               arch="host", log=lambda m: None)
+    assert len(written) == 8
+    rows, traces = _rows_and_traces(tmp_path / "store")
+    flags = {k: set(r["audit_flags"]) & CONTENT_FLAGS for k, r in rows.items()}
+    for size in ("small", "medium"):
+        assert flags[("honest", size)] == set() and rows[("honest", size)]["correct"]
+        assert "input-mutation" in flags[("mutation", size)]
+        assert "partial-output" in flags[("partial", size)]
+        assert "stale-output" in flags[("stale", size)]
+    pids = {k: t["child_pid"] for k, t in traces.items()}
+    if mode == "fast":  # one child per solution, every size; inputs resident and verified
+        assert pids[("honest", "small")] == pids[("honest", "medium")]
+        # a wrong answer in a reused child is checked again in a fresh one
+        assert pids[("partial", "small")] != pids[("partial", "medium")]
+        assert traces[("partial", "medium")]["reused_child_outcome"]["status"] == "ok"
+        assert traces[("honest", "medium")].get("child_reused") is True
+        assert traces[("honest", "small")]["inputs_final_changed"] == []
+        assert {t["io"] for t in traces.values()} == {"resident"}
+        # the call-counting cheat answered medium wrongly in the child that ran small; a fresh
+        # child gave medium the verdict it gets alone
+        assert traces[("stale", "medium")]["reused_child_outcome"]["wrong_calls"] > 0
+        assert "reused_child_outcome" not in traces[("honest", "medium")]
+    else:
+        assert all(pids[(s, "small")] != pids[(s, "medium")] for s in ("honest", "partial"))
+        assert {t["io"] for t in traces.values()} == {"rewrite"}
+        assert all("inputs_final_changed" not in t for t in traces.values())
+
+
+def test_resident_inputs_are_restored_for_the_next_solution(task, fake_runner, tmp_path):
+    runner, sources = fake_runner
+    by_name = {p.stem: p for p in sources}
+    order = [by_name["mutation"], by_name["honest"]]  # the honest one reads the same buffer
+    runner.benchmark(task, order, ["medium"], tmp_path / "store", RunConfig(**FAST),
+                     arch="host", log=lambda m: None)
+    rows, traces = _rows_and_traces(tmp_path / "store")
+    assert "input-mutation" in rows[("mutation", "medium")]["audit_flags"]
+    assert set(rows[("honest", "medium")]["audit_flags"]) & CONTENT_FLAGS == set()
+    assert rows[("honest", "medium")]["correct"]
+    from strategylens import store
+
+    trials = store.read_trials(tmp_path / "store")
+    honest = trials[trials["solution"].str.endswith("honest.cu")]
+    timed = honest[honest["phase"] == "timed"]
+    # medium outputs (16 MB): in full on the first timed call of each set, then on a sample
+    assert sorted(timed[timed["validated"] == "full"]["set"]) == [0, 1]
+    assert (timed["validated"] == "sample").sum() == len(timed) - 2

@@ -530,3 +530,16 @@ def test_content_hash_covers_the_formats_files_in_order():
     for name in ("task.yaml", "gen.py", "reference.c"):
         h.update(name.encode() + b"\0" + (task.path / name).read_bytes() + b"\0")
     assert task.content_hash() == h.hexdigest()
+
+
+def test_threaded_comparison_gives_the_same_result():
+    n = 5 * T._CHUNK + 7
+    rng = np.random.default_rng(5)
+    want = rng.random(n).astype(np.float32)
+    got = want.copy()
+    got[[3, T._CHUNK + 1, 4 * T._CHUNK, n - 1]] += np.float32(1.0)
+    got[2 * T._CHUNK] = np.nan
+    task = _task("numeric", atol=1e-3, rtol=1e-3)
+    one, four = _cmp(task, got, want), _cmp(task, got, want, threads=4)
+    assert one.as_dict() == four.as_dict()
+    assert one.mismatches == 5 and one.detail.startswith(f"out: 5 of {n} differ: [3] ")

@@ -64,6 +64,10 @@ def command(
     remeasure_cpu: bool = typer.Option(False, help="Time the CPU reference again, ignoring the cache."),
     arch: str = typer.Option(None, help="nvcc -arch (default: from the GPU found now, else "
                                         "sm_90)."),
+    legacy: bool = typer.Option(False, "--legacy",
+                                help="Measure as the harness did before issue 12 (inputs rewritten "
+                                     "and validated around every call, a child per size): "
+                                     "slower, for comparisons."),
     build_only: bool = typer.Option(False, "--build-only",
                                     help="Only compile: report compile errors and each kernel's "
                                          "registers, spills and shared memory. No GPU needed."),
@@ -108,11 +112,10 @@ def command(
         loaded.append((t, files))
     if build_only:
         _build_only(loaded, arch, fmt, compile_all)
-    cfg = RunConfig(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise,
-                    min_trials=min_trials, call_timeout_s=call_timeout_s,
-                    solution_timeout_s=solution_timeout_s,
-                    mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock,
-                    cupti=cupti)
+    make = RunConfig.legacy if legacy else RunConfig
+    cfg = make(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise, min_trials=min_trials,
+               call_timeout_s=call_timeout_s, solution_timeout_s=solution_timeout_s,
+               mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock, cupti=cupti)
     rows = []
     for t, files in loaded:
         try:

@@ -6,8 +6,8 @@ the flags it raises with the evidence for each. A trace is a dict:
 ``trials``
     every call: ``phase`` (warmup|timed|probe-novel|probe-repeat|probe-control|profile), ``set``,
     ``outside_ms``, ``inside_ms``, ``return_ms``, ``event_ms``, ``cpu_ms``, ``correct``,
-    ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``, optional
-    ``profile`` (CUPTI totals for that call).
+    ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``,
+    ``validated`` (full | sample), optional ``profile`` (CUPTI totals for that call).
 ``noop_overhead_ms``
     outside-minus-inside time of no-op calls (the measured round trip).
 ``sleep_overhead_ms``
@@ -20,6 +20,8 @@ the flags it raises with the evidence for each. A trace is a dict:
     lines ``open\\t<path>`` / ``env\\t<name>`` logged after the solution was armed.
 ``floor_pinned_ms``
     the transfer floor of the size, when known.
+``inputs_final_changed``
+    input sets found changed by the full comparison after the calls (resident inputs).
 
 ``FLAGS`` is the one table of flags: name, check, whether it means cheating (the statistics
 drop the row: ``CHEATING_FLAGS``) and the catalog ID it shows (``FLAG_LABELS``, for the
@@ -248,8 +250,17 @@ def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None
 
 
 def check_input_mutation(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """A call changed an ``in`` array: seen right after the call (``inputs_changed``), or by the
+    full comparison of every input set after the solution's calls (``inputs_final_changed``,
+    resident inputs)."""
     bad = [t for t in _called(trace) if t.get("inputs_changed")]
-    return f"inputs changed by {len(bad)} call(s)" if bad else None
+    if bad:
+        return f"inputs changed by {len(bad)} call(s)"
+    late = trace.get("inputs_final_changed")
+    if late:
+        return (f"inputs of set(s) {', '.join(map(str, late))} changed, found by the full "
+                "comparison after the calls")
+    return None
 
 
 def check_partial_output(trace: dict, th: Thresholds = Thresholds()) -> str | None:

@@ -110,6 +110,7 @@ class Child:
         for fd in (req_r, resp_w, shim_w):
             os.close(fd)
         self.shim_lines: list[str] = []
+        self.load_lines: int | None = None  # how many of them the load logged (set by a session)
         self._shim_thread = threading.Thread(target=self._drain_shim, daemon=True)
         self._shim_thread.start()
         self._buf = b""

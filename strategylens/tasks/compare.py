@@ -4,6 +4,7 @@ checksum of the reference's small-size outputs that CI compares with ``small.sha
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,7 +40,8 @@ class CompareResult:
                                               "rtol", "per_output")}
 
 
-def compare(task: Task, got: dict, expected: dict, tight: bool = False) -> CompareResult:
+def compare(task: Task, got: dict, expected: dict, tight: bool = False,
+            threads: int = 1) -> CompareResult:
     """Compare `got` with `expected` over the task's compared outputs in its correctness mode.
 
     Parameters
@@ -49,6 +51,8 @@ def compare(task: Task, got: dict, expected: dict, tight: bool = False) -> Compa
         Output name -> numpy array.
     tight : bool
         Use ``correctness.tight`` tolerances (precision audit) instead of atol/rtol.
+    threads : int
+        Threads that compare chunks of large outputs at once (the same result as one).
 
     Returns
     -------
@@ -82,11 +86,11 @@ def compare(task: Task, got: dict, expected: dict, tight: bool = False) -> Compa
             out = _compare_labels(a, b, c.noise_label)
         elif c.mode == "set":
             out = _compare_elements(np.sort(a), np.sort(b), atol, rtol,
-                                    exact=(atol == 0 and rtol == 0))
+                                    exact=(atol == 0 and rtol == 0), threads=threads)
             if out["mismatches"]:
                 out["detail"] = "multisets differ: " + out["detail"].replace("[", "sorted[")
         else:
-            out = _compare_elements(a, b, atol, rtol, exact=(c.mode == "exact"))
+            out = _compare_elements(a, b, atol, rtol, exact=(c.mode == "exact"), threads=threads)
         res.per_output[name] = out
         res.ok &= out["ok"]
         res.mismatches += out["mismatches"]
@@ -105,20 +109,29 @@ _CHUNK = 1 << 20
 
 
 def _compare_elements(a: np.ndarray, b: np.ndarray, atol: float, rtol: float,
-                      exact: bool) -> dict:
+                      exact: bool, threads: int = 1) -> dict:
     is_float = a.dtype.kind == "f" or b.dtype.kind == "f"
     nan_count = mismatches = 0
     max_abs = max_rel = 0.0
     first: list[int] = []
-    for lo in range(0, a.size, _CHUNK):
+    starts = range(0, a.size, _CHUNK)
+
+    def one(lo: int):
         bad, c_abs, c_rel, c_nan = _compare_chunk(a[lo:lo + _CHUNK], b[lo:lo + _CHUNK], atol,
                                                   rtol, exact, is_float)
+        idx = np.flatnonzero(bad)
+        return (lo + idx[:3]).tolist(), idx.size, c_abs, c_rel, c_nan
+
+    if threads > 1 and len(starts) > 1:  # numpy releases the GIL inside each chunk's work
+        with ThreadPoolExecutor(threads) as pool:
+            parts = list(pool.map(one, starts))
+    else:
+        parts = map(one, starts)
+    for chunk_first, count, c_abs, c_rel, c_nan in parts:  # in chunk order
         nan_count += c_nan
         max_abs, max_rel = max(max_abs, c_abs), max(max_rel, c_rel)
-        idx = np.flatnonzero(bad)
-        mismatches += idx.size
-        if len(first) < 3:
-            first += (lo + idx[:3 - len(first)]).tolist()
+        mismatches += count
+        first += chunk_first[:3 - len(first)]
     detail = ""
     if mismatches:
         shown = ", ".join(f"[{i}] got {a[i]!r} want {b[i]!r}" for i in first)
