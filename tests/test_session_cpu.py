@@ -204,3 +204,30 @@ def test_resident_inputs_are_restored_for_the_next_solution(task, fake_runner, t
     # medium outputs (16 MB): in full on the first timed call of each set, then on a sample
     assert sorted(timed[timed["validated"] == "full"]["set"]) == [0, 1]
     assert (timed["validated"] == "sample").sum() == len(timed) - 2
+
+
+def _shmem_kib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("RssShmem:"):
+            return int(line.split()[1])
+    pytest.skip("no RssShmem in /proc/self/status")
+
+
+def test_prefault_maps_every_page_of_a_resident_buffer():
+    import mmap
+    import os
+
+    from strategylens.harness.child import _prefault
+
+    size = 32 << 20
+    fd = os.memfd_create("t")
+    try:
+        os.ftruncate(fd, size)
+        with mmap.mmap(fd, size) as writer:
+            writer[:] = b"\1" * size  # the parent's writes: the pages exist
+            with mmap.mmap(fd, size) as reader:  # the child's mapping: nothing mapped yet
+                before = _shmem_kib()
+                _prefault(reader)
+                assert _shmem_kib() - before >= (size >> 10) * 0.95
+    finally:
+        os.close(fd)

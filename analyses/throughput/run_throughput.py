@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from strategylens.harness import RunConfig, benchmark, n_sets, solution_id  # noqa: E402
-from strategylens.store import read_results, read_trials  # noqa: E402
+from strategylens.store import key_name, read_results, read_trials  # noqa: E402
 from strategylens.tasks import build_reference, list_tasks, load_task, run_reference  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "harness_task" / "saxpy"
@@ -95,27 +95,34 @@ def run(args) -> None:
     base = {"measure_s": args.measure_s, "solution_timeout_s": 180}
     configs = {"before": RunConfig.legacy(**base), "after": RunConfig(**base)}
 
-    def go(name: str, t, sols, sizes, cfg) -> None:
-        store = out / name
-        if not missing(store, t, sols, sizes):
+    def go(names: tuple[str, ...], t, sols, sizes, cfg) -> None:
+        """Run the parts ``names`` for task t back to back (all of them in this call or none)."""
+        todo = [n for n in names if missing(out / n, t, sols, sizes)]
+        if not todo:
             return
         if time.monotonic() - t_start > args.deadline_s:
-            log(f"deadline: {name} {t.id} left for the next call")
+            log(f"deadline: {', '.join(todo)} {t.id} left for the next call")
             return
-        t0 = time.monotonic()
-        benchmark(t, sols, list(sizes), store, cfg)
-        log(f"{name} {t.id}: {time.monotonic() - t0:.1f} s")
+        if len(names) > 1 and len(todo) < len(names):  # a pair is run again whole, in one call
+            prefix = key_name(t.id, "x", "y").split("__")[0] + "__"
+            for name in names:
+                for f in (out / name).glob(f"*/{prefix}*"):
+                    f.unlink()
+        for name in names:
+            t0 = time.monotonic()
+            store = out / name
+            benchmark(t, sols, list(sizes), store, cfg)
+            log(f"{name} {t.id}: {time.monotonic() - t0:.1f} s")
 
     for t, sols in work:  # before and after interleaved, task by task
         for name in ("before", "after"):
             if name in parts:
-                go(name, t, sols, SIZES, configs[name])
+                go((name,), t, sols, SIZES, configs[name])
     if "repeat" in parts:
         for t, sols in work:
-            for name in ("repeat-a", "repeat-b"):
-                go(name, t, sols, REPEAT_SIZES, configs["after"])
+            go(("repeat-a", "repeat-b"), t, sols, REPEAT_SIZES, configs["after"])
     if "cheats" in parts:
-        go("cheats", load_task(FIXTURE), sorted(CHEATS.glob("*.cu")), SIZES, configs["after"])
+        go(("cheats",), load_task(FIXTURE), sorted(CHEATS.glob("*.cu")), SIZES, configs["after"])
     log(f"total: {time.monotonic() - t_start:.1f} s")
 
 

@@ -116,8 +116,10 @@ class SharedBuffers:
                 self.restore(k)
 
     def setup(self) -> dict:
-        """What the child needs to map the buffer (one entry of ``setup["layouts"]``)."""
-        return {"memfd": self.memfd, "mem_size": self.size, "params": self.layout}
+        """What the child needs to map the buffer (one entry of ``setup["layouts"]``); a
+        resident buffer is mapped in full at once (see ``child._prefault``)."""
+        return {"memfd": self.memfd, "mem_size": self.size, "params": self.layout,
+                "prefault": self.resident}
 
     def view(self, name: str, n: int, slot: int = 0) -> np.ndarray:
         p = self.by_name[name]

@@ -57,14 +57,19 @@ def allowed_paths(cuda_home: Path) -> list[str]:
 
 
 def read_rss(pid: int) -> int:
+    """Resident memory of a process not counting shared memory (the harness's input buffers,
+    which the child maps whole when they stay resident), in bytes."""
+    rss = shmem = 0
     try:
         with open(f"/proc/{pid}/status") as fh:
             for line in fh:
                 if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
+                    rss = int(line.split()[1]) * 1024
+                elif line.startswith("RssShmem:"):
+                    shmem = int(line.split()[1]) * 1024
     except OSError:
         pass
-    return 0
+    return rss - shmem
 
 
 class Child:
@@ -166,7 +171,8 @@ class Child:
                 if read_rss(self.proc.pid) > self.cfg.mem_limit_bytes:
                     self.kill()
                     raise ChildFailed("memory-limit",
-                                      f"resident memory over {self.cfg.mem_limit_bytes >> 20} MiB")
+                                      f"resident memory over {self.cfg.mem_limit_bytes >> 20} MiB "
+                                      "(shared input buffers not counted)")
                 continue
             chunk = os.read(self.resp_r, 1 << 20)
             t = time.perf_counter_ns()
