@@ -1,13 +1,13 @@
 """Audit decisions over a recorded run trace: pure functions, tested on the CPU.
 
-The harness (``strategylens.harness.run_solution``) records a trace; ``audit(trace)`` returns
+The harness (``strategylens.harness.session``) records a trace; ``audit(trace)`` returns
 the flags it raises with the evidence for each. A trace is a dict:
 
 ``trials``
     every call: ``phase`` (warmup|timed|probe-novel|probe-repeat|probe-control|profile), ``set``,
     ``outside_ms``, ``inside_ms``, ``return_ms``, ``event_ms``, ``cpu_ms``, ``correct``,
-    ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``, optional
-    ``profile`` (CUPTI totals for that call).
+    ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``,
+    ``validated`` (full | sample), optional ``profile`` (CUPTI totals for that call).
 ``noop_overhead_ms``
     outside-minus-inside time of no-op calls (the measured round trip).
 ``sleep_overhead_ms``
@@ -20,19 +20,21 @@ the flags it raises with the evidence for each. A trace is a dict:
     lines ``open\\t<path>`` / ``env\\t<name>`` logged after the solution was armed.
 ``floor_pinned_ms``
     the transfer floor of the size, when known.
+``inputs_final_changed``
+    input sets found changed by the full comparison after the calls (resident inputs).
+
+``FLAGS`` is the one table of flags: name, check, whether it means cheating (the statistics
+drop the row: ``CHEATING_FLAGS``) and the catalog ID it shows (``FLAG_LABELS``, for the
+tagger's harness evidence).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
-FLAGS = ("cross-call-state", "stale-output", "work-after-return", "load-time-work",
-         "host-compute", "input-mutation", "partial-output", "filesystem-access", "precision",
-         "timer-tamper", "nan-output")
-
 
 @dataclass(frozen=True)
 class Thresholds:
@@ -124,7 +126,7 @@ def check_timer_tamper(trace: dict, th: Thresholds = Thresholds()) -> str | None
     return "; ".join(reasons) or None
 
 
-def check_stale_output(trace: dict) -> str | None:
+def check_stale_output(trace: dict, th: Thresholds = Thresholds()) -> str | None:
     """An output equals the answer of another input set (a cache that ignored new inputs)."""
     stale = [t for t in _called(trace) if t.get("stale_of") is not None]
     if stale:
@@ -247,26 +249,35 @@ def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None
     return None
 
 
-def check_input_mutation(trace: dict) -> str | None:
+def check_input_mutation(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """A call changed an ``in`` array: seen right after the call (``inputs_changed``), or by the
+    full comparison of every input set after the solution's calls (``inputs_final_changed``,
+    resident inputs)."""
     bad = [t for t in _called(trace) if t.get("inputs_changed")]
-    return f"inputs changed by {len(bad)} call(s)" if bad else None
+    if bad:
+        return f"inputs changed by {len(bad)} call(s)"
+    late = trace.get("inputs_final_changed")
+    if late:
+        return (f"inputs of set(s) {', '.join(map(str, late))} changed, found by the full "
+                "comparison after the calls")
+    return None
 
 
-def check_partial_output(trace: dict) -> str | None:
+def check_partial_output(trace: dict, th: Thresholds = Thresholds()) -> str | None:
     bad = [t for t in _called(trace) if t.get("poison_left", 0) > 0]
     if bad:
         return f"poison left in {max(t['poison_left'] for t in bad)} output element(s)"
     return None
 
 
-def check_nan_output(trace: dict) -> str | None:
+def check_nan_output(trace: dict, th: Thresholds = Thresholds()) -> str | None:
     bad = [t for t in _called(trace) if t.get("nan_count", 0) > 0 and not t.get("correct")]
     if bad:
         return f"{max(t['nan_count'] for t in bad)} NaN output element(s) the reference lacks"
     return None
 
 
-def check_precision(trace: dict) -> str | None:
+def check_precision(trace: dict, th: Thresholds = Thresholds()) -> str | None:
     """Passes the task tolerance but fails its tight check."""
     checked = [t for t in _called(trace) if t.get("correct") and t.get("tight_ok") is not None]
     if checked and not any(t["tight_ok"] for t in checked):
@@ -293,24 +304,54 @@ def suspicious_accesses(shim_lines: list[str], own_pid: int | None = None,
     return sorted(set(out))
 
 
-def check_filesystem_access(trace: dict) -> str | None:
+def check_filesystem_access(trace: dict, th: Thresholds = Thresholds()) -> str | None:
     hits = suspicious_accesses(trace.get("shim", []), trace.get("child_pid"))
     return "; ".join(hits[:8]) if hits else None
 
 
-CHECKS = {
-    "cross-call-state": check_cross_call_state,
-    "stale-output": check_stale_output,
-    "work-after-return": check_work_after_return,
-    "load-time-work": check_load_time_work,
-    "host-compute": check_host_compute,
-    "input-mutation": check_input_mutation,
-    "partial-output": check_partial_output,
-    "filesystem-access": check_filesystem_access,
-    "precision": check_precision,
-    "timer-tamper": check_timer_tamper,
-    "nan-output": check_nan_output,
-}
+@dataclass(frozen=True)
+class Flag:
+    """One audit flag: its check over a trace, whether it means the timing cannot be trusted
+    (``cheating``: the row leaves the statistics), and the catalog ID it shows directly
+    (``label``: the tagger adds it as harness evidence)."""
+
+    name: str
+    check: Callable[[dict, Thresholds], str | None]
+    cheating: bool
+    label: str | None
+    summary: str
+
+
+# The one flag table. Adding a flag: a row here, a check function above, and its test trace in
+# tests/test_harness.py (FLAG_TRACES); see DEVELOPERS.md.
+FLAGS: tuple[Flag, ...] = (
+    Flag("cross-call-state", check_cross_call_state, True, "AP-04",
+         "fresh inputs answered wrongly or much slower than repeated ones; device memory kept"),
+    Flag("stale-output", check_stale_output, True, "AP-04",
+         "an output equals another input set's answer"),
+    Flag("work-after-return", check_work_after_return, True, None,
+         "the call returns long before the device is idle"),
+    Flag("load-time-work", check_load_time_work, True, None,
+         "kernels, copies, memory or threads started while the library loads"),
+    Flag("host-compute", check_host_compute, True, "AP-05",
+         "most of the call is host CPU time outside CUDA while the device idles"),
+    Flag("input-mutation", check_input_mutation, True, None,
+         "a call changed an input array"),
+    Flag("partial-output", check_partial_output, True, None,
+         "output elements left holding the poison"),
+    Flag("filesystem-access", check_filesystem_access, True, None,
+         "files or environment variables beyond the CUDA stack's own"),
+    Flag("precision", check_precision, False, None,
+         "passes the task tolerance, fails its tight check (a warning, not a loophole)"),
+    Flag("timer-tamper", check_timer_tamper, True, None,
+         "inside timers disagree with the outside clock, or timing code changed at load"),
+    Flag("nan-output", check_nan_output, False, None,
+         "NaN outputs the reference lacks (a wrong answer, not a timing loophole)"),
+)
+FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in FLAGS)
+CHEATING_FLAGS: frozenset[str] = frozenset(f.name for f in FLAGS if f.cheating)
+FLAG_LABELS: dict[str, str] = {f.name: f.label for f in FLAGS if f.label}
+CHECKS = {f.name: f.check for f in FLAGS}
 
 
 def audit(trace: dict, th: Thresholds = Thresholds()) -> dict[str, str]:
@@ -324,13 +365,13 @@ def audit(trace: dict, th: Thresholds = Thresholds()) -> dict[str, str]:
     {'input-mutation': 'inputs changed by 1 call(s)'}
     """
     flags = {}
-    for name, fn in CHECKS.items():
+    for f in FLAGS:
         try:
-            res = fn(trace, th) if "th" in fn.__code__.co_varnames else fn(trace)
+            res = f.check(trace, th)
         except (KeyError, TypeError, ValueError) as exc:
             res = None
             flags.setdefault("_audit_errors", "")
-            flags["_audit_errors"] += f"{name}: {exc!r}; "
+            flags["_audit_errors"] += f"{f.name}: {exc!r}; "
         if res:
-            flags[name] = res
+            flags[f.name] = res
     return flags
