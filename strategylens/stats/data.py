@@ -20,16 +20,12 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+# flags that mean the timing cannot be trusted, from the audit's one flag table
+from strategylens.harness.audit import CHEATING_FLAGS
+
 # A strategy column: family letters, dash, number. Anti-patterns (AP-xx) are flags, not regressors.
 _ID = re.compile(r"^[A-Z][A-Z0-9]{1,7}-\d{2,3}$")
 INTENSITY = ":intensity"
-
-# Harness audit flags that mean the timing cannot be trusted (issue 5). `precision` is a
-# warning about a loose tolerance, not a timing loophole, so it does not exclude a row.
-CHEATING_FLAGS = frozenset({
-    "cross-call-state", "stale-output", "work-after-return", "load-time-work", "host-compute",
-    "input-mutation", "partial-output", "filesystem-access", "timer-tamper",
-})
 
 _SIZE_ORDER = ("tiny", "small", "medium", "large", "huge")
 
