@@ -7,7 +7,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from strategylens import REPO_ROOT
+from strategylens.resources import HARNESS_DIR, PACKAGE_DIR, SOURCE_ROOT
 
 
 def cpu_model() -> str:
@@ -23,12 +23,14 @@ def cpu_model() -> str:
 
 def git_commit(short: bool = True) -> str | None:
     """The repository's HEAD, marked ``+uncommitted`` when the package has local changes;
-    None outside a git checkout."""
+    None outside a git checkout (an installed wheel)."""
+    if not (SOURCE_ROOT / ".git").exists():
+        return None
     try:
-        rev = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse",
+        rev = subprocess.run(["git", "-C", str(SOURCE_ROOT), "rev-parse",
                               *(["--short"] if short else []), "HEAD"],
                              capture_output=True, text=True, check=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(REPO_ROOT), "status", "--porcelain", "strategylens"],
+        dirty = subprocess.run(["git", "-C", str(SOURCE_ROOT), "status", "--porcelain", "strategylens"],
                                capture_output=True, text=True, check=False, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
@@ -42,7 +44,9 @@ def tool_sha() -> str:
     checkout with local changes. To match one, compute it on a checkout of a commit.
     """
     h = hashlib.sha256()
-    files = sorted([*(REPO_ROOT / "strategylens").rglob("*.py"), *(REPO_ROOT / "harness").glob("*.c")])
-    for f in files:
-        h.update(str(f.relative_to(REPO_ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
+    files = [(Path("strategylens") / f.relative_to(PACKAGE_DIR), f)
+             for f in PACKAGE_DIR.rglob("*.py") if "_data" not in f.relative_to(PACKAGE_DIR).parts]
+    files += [(Path("harness") / f.name, f) for f in HARNESS_DIR.glob("*.c")]
+    for name, f in sorted(files):  # the names a checkout has, so a wheel gives the same hash
+        h.update(str(name).encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:12]

@@ -26,7 +26,7 @@ class ReportTables:
 
     Attributes are DataFrames from :mod:`strategylens.stats` (``effects``: fit_effects,
     ``structural``: structural_contrast, ``sizes``: size_effects, ``doses``: dose_response,
-    ``time``: time_breakdown, ``compare``:
+    ``survivorship``: survivorship.survivorship, ``time``: time_breakdown, ``compare``:
     compare_methods, ``leaderboard``, ``jaccard``, ``task_matrix``, ``excluded``,
     ``failures``), plus ``fit`` and the summary counts.
     """
@@ -35,6 +35,8 @@ class ReportTables:
     structural: pd.DataFrame
     sizes: pd.DataFrame
     doses: pd.DataFrame
+    survivorship: pd.DataFrame
+    ablations: pd.DataFrame
     time: pd.DataFrame
     compare: pd.DataFrame
     leaderboard: pd.DataFrame
@@ -49,12 +51,30 @@ class ReportTables:
 def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] | None = None,
                    bootstrap: int = 200, seed: int = 0, p: float = 1.0, k: int = 1,
                    bundle_threshold: float = 0.9, acceleval_threshold: float = 0.6,
-                   alpha: float = 0.05) -> ReportTables:
-    """Run every analysis the report needs, with the same functions the CLI uses."""
+                   alpha: float = 0.05, inference: str = "auto",
+                   ladders: pd.DataFrame | None = None,
+                   trials: pd.DataFrame | None = None) -> ReportTables:
+    """Run every analysis the report needs, with the same functions the CLI uses.
+
+    With `ladders` (:func:`strategylens.stats.ablations.read_ladders`), the ablation variants
+    are left out of every model (each family keeps its base) and the ladders' own effects are
+    shown beside the model's.
+    """
+    from strategylens.stats import backend
+    from strategylens.stats.ablations import (ABLATION_COLUMNS, ablation_summary, independent,
+                                              step_effects)
+    from strategylens.stats.survivorship import NO_FAILURES, survivorship
+
+    steps = None
+    if ladders is not None and len(ladders):
+        steps = step_effects(data.table, ladders, trials, alpha=alpha)
+        data = independent(data, ladders)
+
     structural = dict(structural) if structural is not None else stats.load_structural_map()
     table = data.table
     fit = stats.fit_effects(data, structural=structural, bundle_threshold=bundle_threshold,
-                            bootstrap=bootstrap, seed=seed, alpha=alpha)
+                            bootstrap=bootstrap, seed=seed, alpha=alpha, inference=inference)
+    opts = {"inference": inference, "seed": seed}
     used = [s for s in data.strategies if table[s].sum() > 0]
     matrix = table.groupby("task")[used].mean() if used else pd.DataFrame()
     excluded = data.excluded[[c for c in ("task", "solution", "size", "author", "speedup",
@@ -66,20 +86,27 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
         "source": data.source, "rows_passed": len(table), "rows_failed": len(data.failures),
         "rows_excluded": len(data.excluded), "tasks": table["task"].nunique(),
         "solutions": len(table.drop_duplicates(["task", "solution"])),
-        "authors": table["author"].nunique(), "sizes": stats._size_rank(table),
+        "authors": table["author"].nunique(), "sizes": stats.size_rank(table),
         "strategies": len(data.strategies), "strategies_used": len(used),
         "has_cpu_ms": "cpu_ms" in table.columns and bool(table["cpu_ms"].notna().any()),
-        "cov_type": {"cluster-crv3": "CR3 (leave-one-task-out jackknife)",
-                     "cluster": "CR1"}[fit.cov_type],
+        "inference": backend.INFERENCE_LABELS.get(fit.inference, "none (no strategy estimable)"),
+        "few_tasks": backend.FEW_TASKS, "many_tasks": backend.MANY_TASKS,
+        "min_tasks": backend.MIN_TASKS, "min_effective": backend.MIN_EFFECTIVE,
+        "max_leverage": backend.MAX_LEVERAGE,
+        "no_failures": NO_FAILURES if len(data.failures) + len(data.excluded) == 0 else "",
         "df": fit.df_inference, "bootstrap": bootstrap, "alpha": alpha,
         "bundle_threshold": bundle_threshold, "acceleval_threshold": acceleval_threshold,
         "p": p, "k": k, "problems": list(data.problems),
     }
     return ReportTables(
         effects=fit.table,
-        structural=stats.structural_contrast(data, fit, structural=structural, alpha=alpha),
-        sizes=stats.size_effects(data, fit, alpha=alpha),
-        doses=stats.dose_response(data, fit, structural=structural, alpha=alpha),
+        structural=stats.structural_contrast(data, fit, structural=structural, alpha=alpha,
+                                             **opts),
+        sizes=stats.size_effects(data, fit, alpha=alpha, **opts),
+        doses=stats.dose_response(data, fit, structural=structural, alpha=alpha, **opts),
+        survivorship=survivorship(data, fit, alpha=alpha, structural=structural, seed=seed),
+        ablations=ablation_summary(steps, fit, alpha=alpha, structural=structural)
+        if steps is not None else pd.DataFrame(columns=ABLATION_COLUMNS),
         time=time_breakdown(table),
         compare=stats.compare_methods(
             fit.table, stats.acceleval_measures(data, bundle_threshold=acceleval_threshold)),
@@ -135,7 +162,7 @@ def time_breakdown(table: pd.DataFrame) -> pd.DataFrame:
     n = t.groupby(["task", "size"], sort=False)["solution"].nunique() \
         if "solution" in t.columns else t.groupby(["task", "size"], sort=False).size()
     out.insert(2, "solutions", out.set_index(["task", "size"]).index.map(n).astype(int))
-    order = {z: i for i, z in enumerate(stats._size_rank(t))}
+    order = {z: i for i, z in enumerate(stats.size_rank(t))}
     out = out.sort_values(["task", "size"], key=lambda c: c.map(order) if c.name == "size"
                           else c).reset_index(drop=True)
     return out[TIME_COLUMNS]
@@ -389,8 +416,8 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
         figures["task_matrix"] = heatmap(tables.task_matrix, figdir / "task_matrix.png",
                                          label="share of the task's passing rows using it",
                                          cmap="Blues")
-    for name in ("effects", "structural", "sizes", "doses", "time", "compare", "leaderboard",
-                 "excluded"):
+    for name in ("effects", "structural", "sizes", "doses", "survivorship", "ablations", "time",
+                 "compare", "leaderboard", "excluded"):
         getattr(tables, name).to_csv(tabdir / f"{name}.csv", index=False)
     tables.jaccard.to_csv(tabdir / "jaccard.csv")
     tables.task_matrix.to_csv(tabdir / "task_matrix.csv")
@@ -400,9 +427,14 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
         boot_low=lambda f: np.exp(f["boot_low_log"]),
         boot_high=lambda f: np.exp(f["boot_high_log"]))
     notest = eff[~eff["estimable"]]
-    size_main = tables.sizes[~tables.sizes["size"].str.contains(" - ", regex=False)]
+    sizes_t = tables.sizes
+    refused = sizes_t[sizes_t["note"].astype(str).str.startswith("refused")]
+    s["size_refused"] = str(refused["note"].iloc[0]) if len(refused) else ""
+    size_main = sizes_t[~sizes_t["size"].str.contains(" - ", regex=False)
+                        & (sizes_t["size"] != "")]
+    size_labels = list(dict.fromkeys(size_main["size"]))
     size_pivot = (size_main.pivot(index="strategy", columns="size", values="multiplier")
-                  .reindex(columns=s["sizes"]) if len(size_main) else pd.DataFrame())
+                  .reindex(columns=size_labels) if len(size_main) else pd.DataFrame())
     trend = tables.sizes[tables.sizes["size"].str.contains(" - ", regex=False)]
     if len(size_pivot):
         trend_i = trend.set_index("strategy")
@@ -420,24 +452,27 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "figures": {k: f"figures/{v.name}" for k, v in figures.items()},
         "effects": _table(est, ["strategy", "kind", "multiplier", "multiplier_low",
-                                "multiplier_high", "boot_low", "boot_high", "p_value",
-                                "q_value", "n_tasks", "n_with", "n_without", "bundle", "note"],
+                                "multiplier_high", "boot_low", "boot_high", "boot_share",
+                                "p_value", "q_value", "inference", "n_clusters", "eff_clusters",
+                                "max_leverage", "n_tasks", "n_with", "n_without", "bundle",
+                                "note"],
                           ["strategy", "kind", "multiplier", "CI low", "CI high", "boot low",
-                           "boot high", "p", "q", "tasks", "with", "without", "bundle",
-                           "note"]),
+                           "boot high", "boot share", "p", "q", "inference", "tasks (G)",
+                           "effective G*", "top task leverage", "tasks varying", "with",
+                           "without", "bundle", "note"]),
         "not_estimable": _table(notest, ["strategy", "kind", "n_with", "n_without", "bundle",
                                          "note"],
                                 ["strategy", "kind", "with", "without", "bundle", "reason"]),
         "bundles": bundles,
         "structural": _table(tables.structural, ["contrast", "method", "multiplier",
                                                  "multiplier_low", "multiplier_high", "p_value",
-                                                 "n_strategies"],
+                                                 "n_strategies", "note"],
                              ["contrast", "method", "multiplier", "CI low", "CI high", "p",
-                              "strategies"]),
-        "sizes": _table(size_pivot, ["strategy", *s["sizes"], "trend", "trend_low",
+                              "strategies", "note"]),
+        "sizes": _table(size_pivot, ["strategy", *size_labels, "trend", "trend_low",
                                      "trend_high", "p_value"],
-                        ["strategy", *[f"multiplier at {z}" for z in s["sizes"]],
-                         f"{s['sizes'][-1]} / {s['sizes'][0]}" if s["sizes"] else "trend",
+                        ["strategy", *[f"multiplier at {z}" for z in size_labels],
+                         f"{size_labels[-1]} / {size_labels[0]}" if size_labels else "trend",
                          "CI low", "CI high", "p"]) if len(size_pivot) else None,
         "doses": _table(tables.doses.assign(
             low_x=lambda f: np.exp(f["ci_low_log"]), high_x=lambda f: np.exp(f["ci_high_log"])),
@@ -445,6 +480,28 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
              "n_users", "low", "high", "note"],
             ["strategy", "kind", "multiplier per doubling", "CI low", "CI high", "q", "users",
              "lowest intensity", "highest", "note"]) if len(tables.doses) else None,
+        "survivorship": _table(tables.survivorship.assign(
+            bound_low=lambda f: np.exp(f["bound_ci_low_log"].astype(float)),
+            bound_high=lambda f: np.exp(f["bound_ci_high_log"].astype(float)),
+            multiplier=lambda f: np.exp(f["effect_log"].astype(float))),
+            ["strategy", "kind", "pass_rate_with", "pass_rate_without", "pass_effect",
+             "pass_low", "pass_high", "trim_share", "multiplier", "bound_low", "bound_high",
+             "note"],
+            ["strategy", "kind", "pass rate with", "without", "pass effect (adjusted)",
+             "CI low", "CI high", "trimmed share", "multiplier", "bound low", "bound high",
+             "note"]) if len(tables.survivorship) else None,
+        "ablations": _table(tables.ablations.assign(
+            ladder=lambda f: np.exp(f["ladder_effect_log"].astype(float)),
+            ladder_low=lambda f: np.exp(f["ladder_low_log"].astype(float)),
+            ladder_high=lambda f: np.exp(f["ladder_high_log"].astype(float)),
+            model=lambda f: np.exp(f["model_effect_log"].astype(float)),
+            model_low=lambda f: np.exp(f["model_low_log"].astype(float)),
+            model_high=lambda f: np.exp(f["model_high_log"].astype(float))),
+            ["strategy", "kind", "ladder", "ladder_low", "ladder_high", "n_steps", "model",
+             "model_low", "model_high", "agreement", "note"],
+            ["strategy", "kind", "ladder multiplier", "CI low", "CI high", "steps",
+             "model multiplier", "CI low", "CI high", "agreement", "note"])
+        if len(tables.ablations) else None,
         "time": _table(tables.time, ["task", "size", "solutions", "e2e_ms", "kernel_share",
                                      "copy_share", "other_share", "floor_ratio", "speedup"],
                        ["task", "size", "solutions", "end to end (ms)", "kernels",
@@ -459,10 +516,10 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
                            f"AccelEval bundle (J >= {s['acceleval_threshold']})", "agreement"]),
         "leaderboard": _table(tables.leaderboard, ["author", "size", "n", "passed",
                                                    "gm_speedup", "par_gm", "fast_p",
-                                                   "pass_at_k", "n_tasks"],
+                                                   "pass_at_k", "pass_at_k_tasks", "n_tasks"],
                               ["author", "size", "N", "passed", "GM speedup (passed)",
                                "PAR-GM", f"fast_{fmt_num(s['p'])}", f"pass@{s['k']}",
-                               "tasks"]),
+                               "pass@k tasks (common)", "tasks"]),
         "excluded": _table(tables.excluded, list(tables.excluded.columns)),
         "failures": _table(tables.failures, ["author", "n", "passed", "failed"]),
     }

@@ -13,12 +13,14 @@ next run skips every (task, solution, size) already present.
 
 from __future__ import annotations
 
+import io
 import json
-import os
 import re
 from pathlib import Path
 
 import pandas as pd
+
+from strategylens.resources import atomic_write
 
 LIST_COLUMNS = ("audit_flags",)
 
@@ -32,13 +34,10 @@ def key_name(task: str, solution: str, size: str) -> str:
     return f"{_slug(task)}__{_slug(solution)}__{_slug(size)}"
 
 
-def _write_atomic(path: Path, write) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    write(tmp)
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+def _parquet(df: pd.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    df.to_parquet(buf, index=False)
+    return buf.getvalue()
 
 
 def append(store_dir: Path | str, row: dict, trials: list[dict] | None = None,
@@ -50,16 +49,14 @@ def append(store_dir: Path | str, row: dict, trials: list[dict] | None = None,
     store_dir = Path(store_dir)
     name = key_name(row["task"], row["solution"], row["size"])
     if trials:
-        tdf = pd.DataFrame(trials)
-        _write_atomic(store_dir / "trials" / f"{name}.parquet",
-                      lambda p: tdf.to_parquet(p, index=False))
+        atomic_write(store_dir / "trials" / f"{name}.parquet", _parquet(pd.DataFrame(trials)),
+                     fsync=True)
     if trace is not None:
         rest = {k: v for k, v in trace.items() if k != "trials"}
-        _write_atomic(store_dir / "traces" / f"{name}.json",
-                      lambda p: p.write_text(json.dumps(rest, default=str, indent=1)))
-    df = pd.DataFrame([row])
+        atomic_write(store_dir / "traces" / f"{name}.json",
+                     json.dumps(rest, default=str, indent=1), fsync=True)
     path = store_dir / "results" / f"{name}.parquet"
-    _write_atomic(path, lambda p: df.to_parquet(p, index=False))
+    atomic_write(path, _parquet(pd.DataFrame([row])), fsync=True)
     return path
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from strategylens import audit as A
 from strategylens import harness as H
+from strategylens.harness import audit as A
+from strategylens.harness import buffers, session, stopping, validate
 from strategylens.tasks import compare, load_task
 
 FIXTURE = Path(__file__).parent / "fixtures" / "harness_task" / "saxpy"
@@ -83,12 +84,12 @@ def test_native_helpers_compile(tmp_path):
 
 
 def test_rel_noise_and_rotation():
-    assert H.rel_noise([1.0, 1.0, 1.0]) == float("inf")
-    assert H.rel_noise([1.0] * 10) == 0.0
-    noisy = H.rel_noise([1.0, 1.2, 0.8, 1.1, 0.9, 1.0, 1.05, 0.95])
+    assert stopping.rel_noise([1.0, 1.0, 1.0]) == float("inf")
+    assert stopping.rel_noise([1.0] * 10) == 0.0
+    noisy = stopping.rel_noise([1.0, 1.2, 0.8, 1.1, 0.9, 1.0, 1.05, 0.95])
     assert 0.01 < noisy < 0.1
     import random
-    order = H._rotation(random.Random(1))
+    order = session.rotation(random.Random(1))
     first = [next(order) for _ in range(40)]
     assert sorted(set(first)) == [0, 1] and first.count(0) == 20
 
@@ -107,7 +108,7 @@ def sets(task, tmp_path_factory):
     for k in range(3):
         inputs = task.generate("small", k)
         exp = {"out": (np.float32(inputs["a"]) * inputs["x"] + inputs["y"]).astype(np.float32)}
-        out.append(H.InputSet(k, inputs, exp))
+        out.append(buffers.InputSet(k, inputs, exp))
     return out
 
 
@@ -120,30 +121,30 @@ def test_poison_mask_matches_whole_elements_only():
         a = np.zeros(6, dtype=dtype)
         a.view(np.uint8)[:] = 0
         w = a.dtype.itemsize
-        a.view(np.uint8)[w:3 * w] = H.POISON_BYTE          # elements 1 and 2
-        a.view(np.uint8)[4 * w] = H.POISON_BYTE            # element 4: one byte only
-        assert H._poisoned(a).tolist() == [False, True, True, False, w == 1, False], dtype
+        a.view(np.uint8)[w:3 * w] = validate.POISON_BYTE          # elements 1 and 2
+        a.view(np.uint8)[4 * w] = validate.POISON_BYTE            # element 4: one byte only
+        assert validate.poisoned(a).tolist() == [False, True, True, False, w == 1, False], dtype
 
 
 def test_validate_verdicts(task, sets):
     good = {"out": sets[0].expected["out"].copy()}
-    v = H._validate(good, sets[0], sets, _cmp(task), None)
+    v = validate.validate(good, sets[0], sets, _cmp(task), None)
     assert (v["correct"], v["stale_of"], v["poison_left"], v["tight_ok"]) == (True, None, 0, True)
-    stale = H._validate({"out": sets[1].expected["out"].copy()}, sets[0], sets, _cmp(task), None)
+    stale = validate.validate({"out": sets[1].expected["out"].copy()}, sets[0], sets, _cmp(task), None)
     assert (stale["correct"], stale["stale_of"]) == (False, 1)
     part = good["out"].copy()
-    part.view(np.uint8)[-40:] = H.POISON_BYTE
-    p = H._validate({"out": part}, sets[0], sets, _cmp(task), None)
+    part.view(np.uint8)[-40:] = validate.POISON_BYTE
+    p = validate.validate({"out": part}, sets[0], sets, _cmp(task), None)
     assert p["poison_left"] == 10 and p["correct"] is False
-    nan = H._validate({"out": np.full_like(part, np.nan)}, sets[0], sets, _cmp(task), None)
+    nan = validate.validate({"out": np.full_like(part, np.nan)}, sets[0], sets, _cmp(task), None)
     assert nan["nan_count"] == part.size and nan["correct"] is False
     loose = (good["out"] * np.float32(1 + 3e-4)).astype(np.float32)
-    lv = H._validate({"out": loose}, sets[0], sets, _cmp(task), None)
+    lv = validate.validate({"out": loose}, sets[0], sets, _cmp(task), None)
     assert (lv["correct"], lv["tight_ok"]) == (True, False)
 
 
 def test_layout_is_page_aligned_and_sized_for_the_largest_set(task, sets):
-    layout, size = H._layout([H._pget(p) for p in task.params], sets)
+    layout, size = buffers.layout_for([H.param_dict(p) for p in task.params], sets)
     arrays = {p["name"]: (p["offset"], p["nbytes"]) for p in layout if p["kind"] == "array"}
     assert arrays == {"x": (0, 16384), "y": (16384, 16384), "out": (32768, 16384)}
     assert size == 49152
@@ -373,3 +374,119 @@ def test_device_memory_kept_between_calls_is_cross_call_state():
     flags = A.audit(tr)
     assert set(flags) == {"cross-call-state"}
     assert "16 MiB of device memory stays allocated" in flags["cross-call-state"]
+
+
+# ---- the flag table ---------------------------------------------------------------------
+
+def _timed_scaled(tr, **scale):
+    for t in tr["trials"]:
+        for k, f in scale.items():
+            t[k] = t[k] * f
+    return tr
+
+
+def _set(tr, index, **kw):
+    tr["trials"][index].update(kw)
+    return tr
+
+
+def _cache_trace():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        if t["phase"] in ("timed", "probe-repeat"):
+            t.update(outside_ms=0.2, inside_ms=0.09, return_ms=0.089, event_ms=0.09)
+    return tr
+
+
+def _host_trace():
+    tr = honest_trace()
+    for t in tr["trials"]:
+        t["cpu_ms"] = 3.0
+        if t.get("profile"):
+            t["profile"] = dict(t["profile"], kernel_ms=0.001, h2d_ms=0.0, d2h_ms=0.0, api_ms=0.05)
+    return tr
+
+
+# Every flag of the table with a trace that raises exactly that flag. A new row in
+# audit.FLAGS needs its trace here (test_every_flag_has_a_trace_that_raises_it_alone).
+FLAG_TRACES = {
+    "cross-call-state": _cache_trace,
+    "stale-output": lambda: _set(honest_trace(), 3, correct=False, stale_of=1),
+    "work-after-return": lambda: _timed_scaled(honest_trace(), return_ms=0.3),
+    "load-time-work": lambda: honest_trace(load={"wall_ms": 40.0, "cpu_ms": 5.0, "mem_delta": 0,
+                                                 "threads_delta": 2, "profile": {}}),
+    "host-compute": _host_trace,
+    "input-mutation": lambda: _set(honest_trace(), 2, inputs_changed=True),
+    "partial-output": lambda: _set(honest_trace(), 4, poison_left=64),
+    "filesystem-access": lambda: honest_trace(shim=["open\t/etc/hostname"]),
+    "precision": lambda: _timed_scaled(honest_trace(), tight_ok=False),
+    "timer-tamper": lambda: _timed_scaled(honest_trace(), inside_ms=0.1, event_ms=0.1),
+    "nan-output": lambda: _set(honest_trace(), 5, correct=False, nan_count=4096),
+}
+
+
+def test_every_flag_has_a_trace_that_raises_it_alone():
+    assert set(FLAG_TRACES) == set(A.FLAG_NAMES)
+    for name, make in FLAG_TRACES.items():
+        assert set(A.audit(make())) == {name}, name
+
+
+def test_flag_table_names_cheating_and_labels():
+    assert A.FLAG_NAMES == ("cross-call-state", "stale-output", "work-after-return",
+                            "load-time-work", "host-compute", "input-mutation", "partial-output",
+                            "filesystem-access", "precision", "timer-tamper", "nan-output")
+    assert A.CHEATING_FLAGS == set(A.FLAG_NAMES) - {"precision", "nan-output"}
+    assert A.FLAG_LABELS == {"cross-call-state": "AP-04", "stale-output": "AP-04",
+                             "host-compute": "AP-05"}
+    assert all(f.summary for f in A.FLAGS)
+
+
+def test_statistics_and_tagger_read_the_same_flags():
+    # until stats and tagger import these names from the table (see DEVELOPERS.md), they must
+    # agree with it
+    from strategylens import stats, tagger
+
+    assert stats.CHEATING_FLAGS == A.CHEATING_FLAGS
+    assert tagger.FLAG_LABELS == A.FLAG_LABELS
+
+
+def test_a_failing_check_is_reported_not_raised():
+    tr = honest_trace()
+    tr["trials"][0]["outside_ms"] = "not a number"
+    flags = A.audit(tr)
+    assert "timer-tamper: TypeError" in flags["_audit_errors"]
+
+
+def test_build_report_has_a_row_per_kernel_and_per_failed_build():
+    ok = H.BuildResult("a.cu", True, "a.so", "sm_90", [], [], kernels=H.parse_ptxas(PTXAS))
+    bad = H.BuildResult("b.cu", False, None, "sm_90", [], [],
+                        error='b.cu(3): warning: unused\nb.cu(4): error: identifier "x" is undefined')
+    rows = H.build_report([ok, bad], "saxpy", str)
+    assert [(r["solution"], r["compiled"], r["kernel"]) for r in rows] == [
+        ("a.cu", True, "_Z1kifPKfPf"), ("a.cu", True, "_Z4big"), ("b.cu", False, "")]
+    assert (rows[1]["registers"], rows[1]["spill_stores"], rows[1]["spill_loads"]) == (255, 16, 8)
+    assert rows[0]["smem_bytes"] == 1024
+    assert rows[2]["error"] == 'b.cu(4): error: identifier "x" is undefined'
+
+
+def test_input_mutation_found_only_by_the_final_comparison():
+    tr = honest_trace(inputs_final_changed=[1])
+    assert A.audit(tr) == {"input-mutation": "inputs of set(s) 1 changed, found by the full "
+                                             "comparison after the calls"}
+    assert A.audit(honest_trace(inputs_final_changed=[])) == {}
+
+
+def test_tight_shortcut_gives_the_verdict_of_the_second_pass(task, sets):
+    from strategylens.harness.runner import task_compare
+
+    plain, short = task_compare(task), task_compare(task, tight_shortcut=True)
+    exact = {"out": sets[0].expected["out"].copy()}
+    loose = {"out": (sets[0].expected["out"] * np.float32(1 + 3e-4)).astype(np.float32)}
+    for got in (exact, loose):
+        for cmp in (plain, short):
+            assert cmp(got, sets[0].expected, False).ok
+        assert short(got, sets[0].expected, True).ok == plain(got, sets[0].expected, True).ok
+    short(exact, sets[0].expected, False)
+    assert short(exact, sets[0].expected, True).detail == "within the tight atol (no second pass)"
+    short(loose, sets[0].expected, False)  # error 3e-4 > tight atol 1e-5: a real second pass
+    assert short(loose, sets[0].expected, True).ok is False

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from strategylens.harness.audit import FLAG_NAMES
+
 pytestmark = pytest.mark.gpu
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "harness_task" / "saxpy"
 CHEATS = sorted((ROOT / "tests" / "cheats").glob("*.cu"))
 HONEST = sorted((FIXTURE / "solutions").glob("*.cu"))
-CHEAT_FLAGS = {"cross-call-state", "stale-output", "work-after-return", "load-time-work",
-               "host-compute", "input-mutation", "partial-output", "filesystem-access",
-               "precision", "timer-tamper", "nan-output"}
+CHEAT_FLAGS = set(FLAG_NAMES)  # an honest solution raises none of them
 
 
 def _gpu() -> bool:

@@ -63,7 +63,7 @@ def test_report_without_cpu_time_says_so(tmp_path):
     corpus = stats.simulate_corpus(n_tasks=6, n_authors=3, samples=2, seed=3)
     table = corpus.data.table.drop(columns=["cpu_ms"])
     data = stats.prepare_table(table, "nocpu.csv")
-    paths = report.build_report(data, tmp_path, bootstrap=0)
+    paths = report.build_report(data, tmp_path, bootstrap=0, inference="cr3")
     assert "speedup_cpu" not in paths
     assert "no <code>cpu_ms</code> column" in paths["html"].read_text()
     assert "no `cpu_ms` column" in paths["markdown"].read_text()
@@ -71,14 +71,15 @@ def test_report_without_cpu_time_says_so(tmp_path):
 
 def test_report_shows_the_dose_table_when_intensities_exist(tmp_path):
     corpus = stats.simulate_corpus(n_tasks=12, seed=8, doses={"PAR-02": 0.2})
-    paths = report.build_report(corpus.data, tmp_path / "with", bootstrap=0)
+    paths = report.build_report(corpus.data, tmp_path / "with", bootstrap=0, inference="cr3")
     md = paths["markdown"].read_text()
     doses = pd.read_csv(tmp_path / "with" / "tables" / "doses.csv").set_index("strategy")
     row = doses.loc["PAR-02"]
     assert row.ci_low_log < 0.2 < row.ci_high_log
     assert f"| PAR-02 | S | {row.multiplier_per_doubling:.2f} |" in md
     plain = stats.simulate_corpus(n_tasks=6, n_authors=3, seed=3)
-    md = report.build_report(plain.data, tmp_path / "without", bootstrap=0)["markdown"].read_text()
+    md = report.build_report(plain.data, tmp_path / "without", bootstrap=0,
+                             inference="cr3")["markdown"].read_text()
     assert "No strategy has an intensity column in these data." in md
 
 
@@ -100,7 +101,7 @@ def test_cli_contrasts_leaderboard_simulate(sim_csv, tmp_path):
     lines = [ln for ln in res.stdout.splitlines() if ln.startswith(("contrast", "structural",
                                                                     "micro"))]
     assert lines[0] == ("contrast,method,multiplier,multiplier_low,multiplier_high,p_value,"
-                        "n_strategies")
+                        "n_strategies,note")
     assert [ln.split(",")[:2] for ln in lines[1:]] == [
         ["structural", "mean of effects"], ["micro", "mean of effects"],
         ["structural - micro", "mean of effects"], ["structural", "count model"],
@@ -166,8 +167,10 @@ def test_time_breakdown_from_the_committed_h200_store(tmp_path):
     assert got.kernel_share == pytest.approx(row.kernel_ms / row.e2e_ms_median)
     assert got.copy_share == pytest.approx((row.h2d_ms + row.d2h_ms) / row.e2e_ms_median, rel=0.01)
     assert list(time.loc["bfs"].index) == ["small", "medium", "large"]
-    md = report.build_report(data, tmp_path / "out", bootstrap=0)["markdown"].read_text()
+    md = report.build_report(data, tmp_path / "out", bootstrap=0,
+                             inference="cr3")["markdown"].read_text()
     assert "## Where the time goes" in md and "figures/time.png" in md
     plain = stats.simulate_corpus(n_tasks=6, n_authors=3, seed=3)
-    md = report.build_report(plain.data, tmp_path / "sim", bootstrap=0)["markdown"].read_text()
+    md = report.build_report(plain.data, tmp_path / "sim", bootstrap=0,
+                             inference="cr3")["markdown"].read_text()
     assert "The data have no profile columns" in md

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from strategylens import harness as H
 from strategylens import store
 from strategylens.cli import app
+from strategylens.resources import SOURCE_ROOT
 from strategylens.tasks import load_task
 
 from .test_harness import FIXTURE, honest_trace
@@ -24,7 +25,7 @@ REQUIRED = ["task", "solution", "size", "compiled", "correct", "e2e_ms_median", 
 def _row(tmp_path, source="tests/fixtures/harness_task/saxpy/solutions/baseline.cu",
          size="small", flags=None):
     task = load_task(FIXTURE)
-    build = H.BuildResult(source=str(H.REPO_ROOT / source), compiled=True, so_path="x.so",
+    build = H.BuildResult(source=str(SOURCE_ROOT / source), compiled=True, so_path="x.so",
                           arch="sm_90", flags=["-O3"], libraries=[],
                           kernels=[{"kernel": "k", "registers": 12, "smem_bytes": 0,
                                     "spill_stores": 0, "spill_loads": 0}])
@@ -133,7 +134,8 @@ def test_tool_sha_names_the_code_and_changes_with_it(tmp_path, monkeypatch):
     (tmp_path / "harness").mkdir()
     (tmp_path / "strategylens" / "a.py").write_text("x = 1\n")
     (tmp_path / "harness" / "d.c").write_text("int main(void) { return 0; }\n")
-    monkeypatch.setattr(provenance, "REPO_ROOT", tmp_path)
+    monkeypatch.setattr(provenance, "PACKAGE_DIR", tmp_path / "strategylens")
+    monkeypatch.setattr(provenance, "HARNESS_DIR", tmp_path / "harness")
     first = provenance.tool_sha()
     assert len(first) == 12 and first == provenance.tool_sha()
     (tmp_path / "harness" / "d.c").write_text("int main(void) { return 1; }\n")

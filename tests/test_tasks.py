@@ -51,7 +51,7 @@ TASK_IDS = sorted(DOMAIN_OF)
 @pytest.fixture(autouse=True)
 def _cache(tmp_path_factory, monkeypatch):
     """One cache per test session, outside the repo and the user's home."""
-    monkeypatch.setattr(T, "CACHE_DIR", tmp_path_factory.getbasetemp() / "cache")
+    monkeypatch.setenv("STRATEGYLENS_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
 # ------------------------------------------------------------------------- loading and CLI
@@ -197,7 +197,7 @@ def test_reference_small_matches_committed_checksum(task_id):
         if arr.dtype.kind == "f":
             assert not np.isnan(arr).any(), name
         else:
-            assert not (arr == T.POISON_INT[task.param(name).dtype]).any(), name
+            assert not (arr == T.DTYPES[task.param(name).dtype].poison).any(), name
     assert T.output_checksum(task, run.outputs) == T.committed_checksum(task)
     assert run.record["output_sha256"] == T.committed_checksum(task)
 
@@ -441,7 +441,7 @@ def test_build_reference_is_safe_from_parallel_threads(tmp_path, monkeypatch):
 
     import strategylens.tasks as tasks_mod
 
-    monkeypatch.setattr(tasks_mod, "CACHE_DIR", tmp_path)
+    monkeypatch.setenv("STRATEGYLENS_CACHE", str(tmp_path))
     task = tasks_mod.load_task("histogram")
     with ThreadPoolExecutor(4) as pool:
         libs = list(pool.map(lambda _: tasks_mod.build_reference(task), range(4)))
@@ -491,3 +491,55 @@ def test_run_groups_a_corpus_by_task(tmp_path, monkeypatch):
     assert none.exit_code == 2 and "no solution could be matched to a task" in none.stderr
     bad = CliRunner().invoke(app, ["run", str(corpus / "bfs"), "--sizes", "huge"])
     assert bad.exit_code == 2 and "bfs/task.yaml: no size huge" in bad.stderr
+
+
+# ------------------------------------------------------------------------- the loader boundary
+
+def test_each_format_loads_its_folders_into_one_task_type():
+    own = T.load_task("heat2d")
+    ae = T.load_task(FIXTURES / "toy_dbscan")
+    assert (own.format, ae.format) == (T.OWN, T.ACCELEVAL)
+    assert (own.source, ae.source) == ("strategylens", "acceleval")
+    assert type(own) is type(ae) is T.Task
+    assert own.reference_file().name == "reference.c"
+    assert ae.reference_file().name == "cpu_reference.c"
+    assert [f.name for f in T.FORMATS] == ["strategylens", "acceleval"]
+
+
+def test_inputs_come_from_the_tasks_format():
+    class Constant(T.TaskFormat):
+        name = "constant"
+
+        def generate(self, task, size, seed_offset):
+            return {"n": 3, "seen": (size, seed_offset)}
+
+    task = _task("exact", "i32")
+    task.sizes = {"small": {}}
+    task.format = Constant()
+    assert task.generate("small", 2) == {"n": 3, "seen": ("small", 2)}
+    assert task.source == "constant"
+    with pytest.raises(T.TaskError, match="no size 'large'"):
+        task.generate("large")
+
+
+def test_content_hash_covers_the_formats_files_in_order():
+    import hashlib
+
+    task = T.load_task("heat2d")
+    h = hashlib.sha256()
+    for name in ("task.yaml", "gen.py", "reference.c"):
+        h.update(name.encode() + b"\0" + (task.path / name).read_bytes() + b"\0")
+    assert task.content_hash() == h.hexdigest()
+
+
+def test_threaded_comparison_gives_the_same_result():
+    n = 5 * T._CHUNK + 7
+    rng = np.random.default_rng(5)
+    want = rng.random(n).astype(np.float32)
+    got = want.copy()
+    got[[3, T._CHUNK + 1, 4 * T._CHUNK, n - 1]] += np.float32(1.0)
+    got[2 * T._CHUNK] = np.nan
+    task = _task("numeric", atol=1e-3, rtol=1e-3)
+    one, four = _cmp(task, got, want), _cmp(task, got, want, threads=4)
+    assert one.as_dict() == four.as_dict()
+    assert one.mismatches == 5 and one.detail.startswith(f"out: 5 of {n} differ: [3] ")

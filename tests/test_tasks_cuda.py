@@ -34,7 +34,7 @@ def _build(task_id: str, out_dir) -> str:
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setattr(T, "CACHE_DIR", tmp_path_factory.getbasetemp() / "cache")
+    monkeypatch.setenv("STRATEGYLENS_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
 def test_every_task_has_a_baseline():

@@ -26,6 +26,7 @@ import numpy as np
 
 from strategylens import __version__
 from strategylens import tasks as T
+from strategylens.provenance import cpu_model, git_commit
 
 HERE = Path(__file__).resolve().parent
 TARGETS = {"small": (0.0, 0.05), "medium": (0.05, 2.0), "large": (2.0, 10.0)}
@@ -47,9 +48,9 @@ def main() -> int:
     mode = "a" if args.append else "w"
     prov = {
         "started_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "hostname": platform.node(), "cpu_model": T.cpu_model(), "logical_cpus": os.cpu_count(),
+        "hostname": platform.node(), "cpu_model": cpu_model(), "logical_cpus": os.cpu_count(),
         "pinned_cpu": cpu, "gcc": T.gcc_version(), "gcc_flags": " ".join(T.GCC_FLAGS),
-        "commit": T.git_commit(), "python": sys.version.split()[0], "numpy": np.__version__,
+        "commit": git_commit(), "python": sys.version.split()[0], "numpy": np.__version__,
         "strategylens": __version__, "load_average_at_start": os.getloadavg(),
         "sizes": sizes, "trials": args.trials, "large_trials": args.large_trials,
         "note": "shared 2-core machine; other processes may have run on the other core",

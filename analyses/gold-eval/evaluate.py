@@ -97,7 +97,8 @@ def main() -> None:
     print(f"file-level precision {res['precision']}  recall {res['recall']}  "
           f"(tp={res['tp']} fp={res['fp']} fn={res['fn']}); evidence on a hand-labelled line: "
           f"{res['line_hit_rate']}")
-    res["context"]["gold"] = str(gold_dir.relative_to(REPO_ROOT))
+    res["context"]["gold"] = (str(gold_dir.relative_to(REPO_ROOT))
+                              if gold_dir.is_relative_to(REPO_ROOT) else gold_dir.name)
     res["context"]["labels"] = labels_file
     suffix = "" if labels_file == "labels.yaml" else "-" + Path(labels_file).stem
     out = Path(__file__).parent / f"results-{gold_dir.name}{suffix}.json"

@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 
 from strategylens.cli.common import err
-from strategylens.cli.stats import DataOption, LabelsOption, StoreOption, load
+from strategylens.cli.stats import (DataOption, Inference, InferenceOption, LabelsOption,
+                                   LaddersOption, StoreOption, load, load_ladders)
 
 
 def command(
@@ -19,8 +20,11 @@ def command(
     title: str = typer.Option("strategylens report", help="Page title."),
     banner: Optional[str] = typer.Option(None, help="A highlighted line under the title, e.g. "
                                          "'Simulated data'."),
-    bootstrap: int = typer.Option(200, help="Task-cluster bootstrap replicates (0: none)."),
-    seed: int = typer.Option(0, help="Bootstrap seed."),
+    bootstrap: int = typer.Option(200, help="Task-resampling bootstrap replicates, a check "
+                                  "beside the main interval (0: none)."),
+    seed: int = typer.Option(0, help="Seed of the wild and the task-resampling bootstrap."),
+    inference: Inference = InferenceOption,
+    ladders: Optional[list[Path]] = LaddersOption,
     p: float = typer.Option(1.0, "--p", help="fast_p threshold."),
     k: int = typer.Option(1, "--k", help="k of pass@k."),
     bundle_threshold: float = typer.Option(0.9, help="Jaccard threshold for our bundles."),
@@ -32,8 +36,15 @@ def command(
     """
     from strategylens.report import build_report
 
+    ladder = load_ladders(ladders)
     analysis = load(data, store, labels)
+    trials = None
+    if store is not None and len(ladder):
+        from strategylens.store import read_trials
+
+        trials = read_trials(store)
     paths = build_report(analysis, out, title=title, banner=banner, bootstrap=bootstrap,
-                         seed=seed, p=p, k=k, bundle_threshold=bundle_threshold)
+                         seed=seed, p=p, k=k, bundle_threshold=bundle_threshold,
+                         inference=inference.value, ladders=ladder, trials=trials)
     err.print(f"wrote {paths['html']} and {paths['markdown']}", highlight=False)
     typer.echo(str(paths["html"]))

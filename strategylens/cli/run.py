@@ -11,6 +11,8 @@ from strategylens.cli.common import EXIT_FINDINGS, EXIT_OK, Format, FormatOption
 COLUMNS = ["task", "solution", "size", "compiled", "correct", "status", "e2e_ms_median",
            "e2e_ms_iqr", "n_trials", "stop_rule", "cpu_ms", "speedup", "floor_ratio",
            "audit_flags"]
+BUILD_COLUMNS = ["task", "solution", "compiled", "kernel", "registers", "spill_stores",
+                 "spill_loads", "smem_bytes", "stack_bytes", "error"]
 
 
 def _solutions(paths: list[Path]) -> list[Path]:
@@ -60,7 +62,15 @@ def command(
     landlock: bool = typer.Option(True, help="Restrict the child's filesystem with Landlock."),
     cupti: bool = typer.Option(True, help="Profile with CUPTI (cupti-python) when available."),
     remeasure_cpu: bool = typer.Option(False, help="Time the CPU reference again, ignoring the cache."),
-    arch: str = typer.Option(None, help="nvcc -arch (default: from the GPU found now)."),
+    arch: str = typer.Option(None, help="nvcc -arch (default: from the GPU found now, else "
+                                        "sm_90)."),
+    legacy: bool = typer.Option(False, "--legacy",
+                                help="Measure as the harness did before issue 12 (inputs rewritten "
+                                     "and validated around every call, a child per size): "
+                                     "slower, for comparisons."),
+    build_only: bool = typer.Option(False, "--build-only",
+                                    help="Only compile: report compile errors and each kernel's "
+                                         "registers, spills and shared memory. No GPU needed."),
     fmt: Format = FormatOption,
 ) -> None:
     """Run solutions at several sizes; results go to the store as they finish.
@@ -73,10 +83,13 @@ def command(
 
       strategylens run corpus/ --sizes small,medium --store runs/all   # corpus/<task>/...
 
+      strategylens run corpus/ --build-only --format csv   # compile and report kernels, no GPU
+
     A (solution, size) already in the store is skipped, so an interrupted run resumes.
-    Exit code 1 when a solution fails, is incorrect or raises an audit flag.
+    Exit code 1 when a solution fails, is incorrect or raises an audit flag (with --build-only:
+    when one does not compile).
     """
-    from strategylens.harness import RunConfig, benchmark
+    from strategylens.harness import NoDevice, RunConfig, benchmark, build_only as compile_all
     from strategylens.tasks import TaskError, load_task
 
     size_list = [s.strip() for s in sizes.split(",") if s.strip()]
@@ -97,18 +110,42 @@ def command(
             raise fail(f"{t.path / 'task.yaml'}: no size {', '.join(bad)} "
                        f"(have {', '.join(t.sizes)})")
         loaded.append((t, files))
-    cfg = RunConfig(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise,
-                    min_trials=min_trials, call_timeout_s=call_timeout_s,
-                    solution_timeout_s=solution_timeout_s,
-                    mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock,
-                    cupti=cupti)
+    if build_only:
+        _build_only(loaded, arch, fmt, compile_all)
+    make = RunConfig.legacy if legacy else RunConfig
+    cfg = make(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise, min_trials=min_trials,
+               call_timeout_s=call_timeout_s, solution_timeout_s=solution_timeout_s,
+               mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock, cupti=cupti)
     rows = []
     for t, files in loaded:
         try:
             rows += benchmark(t, files, size_list, store, cfg, remeasure_cpu=remeasure_cpu,
                               arch=arch)
+        except NoDevice as exc:
+            if rows:
+                emit(rows, fmt, COLUMNS)
+            raise fail(f"{exc}; stopped after building {t.id}'s solutions, before any "
+                       "reference or timed call (`strategylens run --build-only` compiles and "
+                       "reports kernels without a GPU)") from None
         except RuntimeError as exc:
             raise fail(str(exc)) from None
     emit(rows, fmt, COLUMNS)
     bad_rows = [r for r in rows if not r["correct"] or r["audit_flags"]]
     raise typer.Exit(EXIT_FINDINGS if bad_rows else EXIT_OK)
+
+
+def _build_only(loaded, arch: str | None, fmt: Format, compile_all) -> None:
+    """Compile every solution of every task; rows per kernel; exit 1 on a compile error."""
+    from strategylens.harness import detect_arch
+
+    arch = arch or detect_arch()
+    rows = []
+    for t, files in loaded:
+        got = compile_all(t, files, arch)
+        for r in got:
+            if not r["compiled"]:
+                tail = "\n".join(r.pop("error_full").strip().splitlines()[-20:])
+                warn(f"{r['solution']}: does not compile for {arch}:\n{tail}")
+        rows += got
+    emit(rows, fmt, BUILD_COLUMNS)
+    raise typer.Exit(EXIT_FINDINGS if any(not r["compiled"] for r in rows) else EXIT_OK)

@@ -19,6 +19,7 @@ app = typer.Typer(
          "  strategylens stats effects --store analyses/h200 --labels tags.jsonl -f csv\n\n"
          "  strategylens stats contrasts --data results.csv --kind size\n\n"
          "  strategylens stats leaderboard --data results.csv --p 2 --k 5\n\n"
+         "  strategylens stats ablations --store DIR --labels tags.jsonl --ladders labels.yaml\n\n"
          "  strategylens stats simulate --out sim.csv --seed 1",
     no_args_is_help=True,
 )
@@ -30,12 +31,17 @@ LabelsOption = typer.Option(None, "--labels", help="Tagger output: JSONL from `s
                             "--format jsonl`, or Parquet with one row per label.")
 
 
-class Cov(str, Enum):
+class Inference(str, Enum):
+    auto = "auto"
+    wild = "wild"
     cr3 = "cr3"
     cr1 = "cr1"
 
 
-_COV = {Cov.cr3: "cluster-crv3", Cov.cr1: "cluster"}
+InferenceOption = typer.Option(
+    Inference.auto, "--inference",
+    help="auto (wild cluster bootstrap below 20 tasks, CV3 leave-one-task-out refits below "
+         "100, CR1 above), or one of wild, cr3, cr1 for every row.")
 
 
 def load(data: Optional[Path], store: Optional[Path], labels: Optional[Path]):
@@ -99,7 +105,7 @@ def show(frame, fmt: Format, columns: list[str], title: str) -> None:
 
 
 _EFFECT_VIEW = ["strategy", "kind", "multiplier", "multiplier_low", "multiplier_high", "q_value",
-                "n_tasks", "n_with", "n_without", "bundle", "note"]
+                "inference", "n_clusters", "eff_clusters", "max_leverage", "bundle", "note"]
 
 
 @app.command()
@@ -110,16 +116,19 @@ def effects(
                                            "form a bundle."),
     min_with: int = typer.Option(3, help="Fewest solutions using a strategy to estimate it."),
     min_tasks: int = typer.Option(2, help="Fewest tasks in which a strategy must vary."),
-    bootstrap: int = typer.Option(200, help="Task-cluster bootstrap replicates (0: none)."),
-    seed: int = typer.Option(0, help="Bootstrap seed."),
+    bootstrap: int = typer.Option(200, help="Task-resampling bootstrap replicates, a check "
+                                  "beside the main interval (0: none)."),
+    seed: int = typer.Option(0, help="Seed of the wild and the task-resampling bootstrap."),
     alpha: float = typer.Option(0.05, help="1 - confidence level."),
-    cov: Cov = typer.Option(Cov.cr3, help="Cluster-robust covariance: cr3 (jackknife) or cr1."),
+    inference: Inference = InferenceOption,
     fmt: Format = FormatOption,
 ) -> None:
     """Effect of each strategy on log speedup within task, size and author.
 
     Human and CSV views show the main columns; json/jsonl carry every column (effect_log,
-    ci_low_log, ci_high_log, p_value, boot_low_log, ...).
+    ci_low_log, ci_high_log, p_value, n_clusters, boot_low_log, boot_share, ...). A row that
+    the data do not identify says "not estimable: <reason>"; one whose tasks cannot support an
+    interval keeps its estimate and says why it has none.
 
     Example: strategylens stats effects --data results.csv -f csv
     """
@@ -128,7 +137,7 @@ def effects(
     analysis = load(data, store, labels)
     fit = fit_effects(analysis, bundle_threshold=bundle_threshold, min_with=min_with,
                       min_tasks=min_tasks, bootstrap=bootstrap, seed=seed, alpha=alpha,
-                      cov_type=_COV[cov])
+                      inference=inference.value)
     view = _EFFECT_VIEW if fmt == Format.human else list(fit.table.columns)
     show(fit.table, fmt, view, "Strategy effects (multiplier on same-task speedup)")
 
@@ -137,6 +146,7 @@ class Contrast(str, Enum):
     structural = "structural"
     size = "size"
     dose = "dose"
+    survivorship = "survivorship"
     acceleval = "acceleval"
 
 
@@ -147,15 +157,17 @@ def contrasts(
     kind: Contrast = typer.Option(Contrast.structural, "--kind",
                                   help="structural (vs micro), size (effect by input size), "
                                        "dose (speedup per doubling of a strategy's intensity, "
-                                       "e.g. outputs per thread), or acceleval (LIFT, "
-                                       "selectivity, bundles beside ours)."),
+                                       "e.g. outputs per thread), survivorship (pass "
+                                       "probability and selection bounds per strategy), or "
+                                       "acceleval (LIFT, selectivity, bundles beside ours)."),
     bundle_threshold: float = typer.Option(0.9, help="Our bundle threshold (Jaccard)."),
     acceleval_threshold: float = typer.Option(0.6, help="AccelEval's bundle threshold."),
     alpha: float = typer.Option(0.05, help="1 - confidence level."),
-    cov: Cov = typer.Option(Cov.cr3, help="Cluster-robust covariance: cr3 or cr1."),
+    inference: Inference = InferenceOption,
     fmt: Format = FormatOption,
 ) -> None:
-    """Structural vs micro, effects by size, intensity (dose), or AccelEval's measures.
+    """Structural vs micro, effects by size, intensity (dose), survivorship, or AccelEval's
+    measures.
 
     Examples: strategylens stats contrasts --data results.csv --kind acceleval
 
@@ -164,26 +176,39 @@ def contrasts(
     from strategylens import stats
 
     analysis = load(data, store, labels)
-    fit = stats.fit_effects(analysis, bundle_threshold=bundle_threshold, alpha=alpha,
-                            cov_type=_COV[cov])
+    opts = {"inference": inference.value}
+    fit = stats.fit_effects(analysis, bundle_threshold=bundle_threshold, alpha=alpha, **opts)
     if kind == Contrast.structural:
-        table = stats.structural_contrast(analysis, fit, alpha=alpha)
+        table = stats.structural_contrast(analysis, fit, alpha=alpha, **opts)
         show(table, fmt, ["contrast", "method", "multiplier", "multiplier_low",
-                          "multiplier_high", "p_value", "n_strategies"],
+                          "multiplier_high", "p_value", "n_strategies", "note"],
              "Structural vs micro strategies")
     elif kind == Contrast.size:
-        table = stats.size_effects(analysis, fit, alpha=alpha)
+        table = stats.size_effects(analysis, fit, alpha=alpha, **opts)
         if table.empty:
             warn(f"{analysis.source}: only one size; no effect by size")
+        elif table["note"].astype(str).str.startswith("refused").all():
+            warn(f"{analysis.source}: {table['note'].iloc[0]}")
         show(table, fmt, ["strategy", "size", "multiplier", "ci_low_log", "ci_high_log",
-                          "p_value", "note"], "Strategy effect by input size")
+                          "q_value", "note"], "Strategy effect by input size (ranked within "
+             "each task)")
     elif kind == Contrast.dose:
-        table = stats.dose_response(analysis, fit, alpha=alpha)
+        table = stats.dose_response(analysis, fit, alpha=alpha, **opts)
         if table.empty:
             warn(f"{analysis.source}: no <ID>:intensity columns; nothing to relate")
         show(table, fmt, ["strategy", "kind", "multiplier_per_doubling", "ci_low_log",
                           "ci_high_log", "q_value", "n_users", "low", "high", "note"],
              "Speedup per doubling of a strategy's intensity, among its users")
+    elif kind == Contrast.survivorship:
+        from strategylens.stats.survivorship import NO_FAILURES, survivorship
+
+        table = survivorship(analysis, fit, alpha=alpha)
+        if table.empty:
+            warn(f"{analysis.source}: {NO_FAILURES}")
+        show(table, fmt, ["strategy", "kind", "pass_rate_with", "pass_rate_without",
+                          "pass_effect", "pass_low", "pass_high", "trim_share", "effect_log",
+                          "bound_ci_low_log", "bound_ci_high_log", "note"],
+             "Survivorship: pass probability and selection bounds (log speedup)")
     else:
         table = stats.compare_methods(
             fit.table, stats.acceleval_measures(analysis, bundle_threshold=acceleval_threshold))
@@ -205,6 +230,10 @@ def leaderboard(
 ) -> None:
     """Pass count, geometric-mean speedup, PAR-GM, fast_p and pass@k per author and size.
 
+    pass@k is averaged over the tasks on which every author has at least k samples (the count
+    is pass_at_k_tasks); in PAR-GM a failure scores the CPU reference (speedup 1) but never
+    more than the slowest correct solution of its task and size.
+
     Example: strategylens stats leaderboard --data results.csv --p 2 --k 5
     """
     import pandas as pd
@@ -220,7 +249,79 @@ def leaderboard(
         except (OSError, ValueError, AttributeError, pd.errors.ParserError) as exc:
             raise fail(f"{best}: need a CSV with columns task,size,best ({exc})") from None
     table = board(analysis, p=p, k=k, best=best_map)
+    if len(analysis.failures) == 0 and len(analysis.excluded) == 0:
+        warn(f"{analysis.source}: no failed attempts in the data, so pass_rate, fast_p and "
+             "pass@k say nothing (every row passed)")
     show(table, fmt, list(table.columns), "Leaderboard")
+
+
+LaddersOption = typer.Option(None, "--ladders", help="labels.yaml file(s) declaring ablation "
+                             "variants: ablation: {family, base, changes: ID} (repeatable).")
+
+
+def load_ladders(paths: Optional[list[Path]]):
+    """The ablation ladders of --ladders, or exit 2 naming the file."""
+    import pandas as pd
+
+    from strategylens.stats import DataError
+    from strategylens.stats.ablations import LADDER_COLUMNS, read_ladders
+
+    if not paths:
+        return pd.DataFrame(columns=LADDER_COLUMNS)
+    try:
+        return read_ladders(paths)
+    except DataError as exc:
+        raise fail(str(exc), EXIT_USAGE) from None
+
+
+@app.command()
+def ablations(
+    data: Optional[Path] = DataOption, store: Optional[Path] = StoreOption,
+    labels: Optional[Path] = LabelsOption,
+    ladders: Optional[list[Path]] = LaddersOption,
+    steps: bool = typer.Option(False, "--steps", help="Show every ladder step and size "
+                               "instead of the per-strategy summary."),
+    alpha: float = typer.Option(0.05, help="1 - confidence level."),
+    inference: Inference = InferenceOption,
+    fmt: Format = FormatOption,
+) -> None:
+    """Per strategy: the ablation ladders' measured effect beside the effects model's estimate.
+
+    Each ladder step is a variant that changes one strategy of its family's base solution; its
+    effect is the log time ratio, with an interval from the raw timed trials when --store is
+    given. The effects model is fitted on independent solutions only: the variants are left
+    out, each family keeps its base.
+
+    Example: strategylens stats ablations --store analyses/h200 --labels tags.jsonl
+    --ladders tasks/heat2d/labels.yaml
+    """
+    from strategylens import stats
+    from strategylens.stats.ablations import ablation_summary, independent, step_effects
+
+    ladder = load_ladders(ladders)
+    if ladder.empty:
+        raise fail("no ablation entries: give --ladders labels.yaml with entries "
+                   "`ablation: {family, base, changes: ID}`", EXIT_USAGE)
+    analysis = load(data, store, labels)
+    trials = None
+    if store is not None:
+        from strategylens.store import read_trials
+
+        trials = read_trials(store)
+    step = step_effects(analysis.table, ladder, trials, alpha=alpha)
+    if trials is None:
+        warn("no --store: ladder steps come from the speedups, without trial intervals")
+    if steps:
+        show(step, fmt, ["family", "task", "variant", "strategy", "size", "effect_log",
+                         "ci_low_log", "ci_high_log", "note"], "Ablation ladder steps")
+        return
+    base = independent(analysis, ladder)
+    warn(base.problems[-1])
+    fit = stats.fit_effects(base, alpha=alpha, inference=inference.value)
+    show(ablation_summary(step, fit, alpha=alpha), fmt,
+         ["strategy", "kind", "ladder_effect_log", "ladder_low_log", "ladder_high_log",
+          "n_steps", "model_effect_log", "model_low_log", "model_high_log", "agreement",
+          "note"], "Ablation ladders beside the effects model (log speedup)")
 
 
 @app.command()

@@ -9,6 +9,7 @@ import numpy as np
 import typer
 
 from strategylens import tasks as T
+from strategylens.resources import cache_root
 from strategylens.cli.common import EXIT_FINDINGS, Format, FormatOption, emit, err, fail, warn
 
 app = typer.Typer(help="The task suite: list tasks, show one, generate inputs, run references.",
@@ -32,7 +33,7 @@ def _check_size(task: T.Task, size: str) -> None:
 @app.command("list")
 def list_cmd(
     fmt: Format = FormatOption,
-    root: Path = typer.Option(None, "--root", help="Task folder to scan (default: the repo's)."),
+    root: Path = typer.Option(None, "--root", help="Task folder to scan (default: the bundled tasks)."),
 ) -> None:
     """List the tasks (id, domain, signature, sizes, correctness mode).
 
@@ -65,7 +66,7 @@ def show_cmd(
     row["params"] = [vars(p) for p in task.params]
     row["correctness"] = vars(task.correctness)
     row["seed"] = task.seed
-    if not no_bytes and task.source == "strategylens":
+    if not no_bytes and task.format.lengths_known:
         row["bytes"] = {}
         for size in task.sizes:
             try:
@@ -121,7 +122,7 @@ def gen_cmd(
         inputs = task.generate(size, seed_offset)
     except T.TaskError as exc:
         raise fail(str(exc)) from exc
-    folder = out or T.CACHE_DIR / "inputs" / task.id / f"{size}-s{seed_offset}"
+    folder = out or cache_root() / "inputs" / task.id / f"{size}-s{seed_offset}"
     folder.mkdir(parents=True, exist_ok=True)
     arrays = {k: v for k, v in inputs.items() if isinstance(v, np.ndarray)}
     scalars = {k: v for k, v in inputs.items() if not isinstance(v, np.ndarray)}
@@ -161,7 +162,7 @@ def reference_cmd(
         raise fail(str(exc), EXIT_FINDINGS) from exc
     row = dict(run.record)
     row["cached"] = run.cached
-    row["expected"] = str(T._expected_key(task, size, seed_offset).with_suffix(".npz"))
+    row["expected"] = str(T.expected_key(task, size, seed_offset).with_suffix(".npz"))
     if fmt == Format.human:
         trials_ms = ", ".join(f"{t * 1e3:.3f}" for t in row["trials_s"])
         typer.echo(f"{task.id} {size}: median {row['median_s'] * 1e3:.3f} ms over "

@@ -1,0 +1,377 @@
+"""Audit decisions over a recorded run trace: pure functions, tested on the CPU.
+
+The harness (``strategylens.harness.session``) records a trace; ``audit(trace)`` returns
+the flags it raises with the evidence for each. A trace is a dict:
+
+``trials``
+    every call: ``phase`` (warmup|timed|probe-novel|probe-repeat|probe-control|profile), ``set``,
+    ``outside_ms``, ``inside_ms``, ``return_ms``, ``event_ms``, ``cpu_ms``, ``correct``,
+    ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``,
+    ``validated`` (full | sample), optional ``profile`` (CUPTI totals for that call).
+``noop_overhead_ms``
+    outside-minus-inside time of no-op calls (the measured round trip).
+``sleep_overhead_ms``
+    outside time minus D of calls in which the child slept D ms (kernel-timed), D the median call.
+``fp_before`` / ``fp_after``
+    code fingerprints of the timing functions before and after loading the solution.
+``load``
+    ``wall_ms, cpu_ms, mem_delta, threads_delta, profile`` of loading the solution.
+``shim``
+    lines ``open\\t<path>`` / ``env\\t<name>`` logged after the solution was armed.
+``floor_pinned_ms``
+    the transfer floor of the size, when known.
+``inputs_final_changed``
+    input sets found changed by the full comparison after the calls (resident inputs).
+
+``FLAGS`` is the one table of flags: name, check, whether it means cheating (the statistics
+drop the row: ``CHEATING_FLAGS``) and the catalog ID it shows (``FLAG_LABELS``, for the
+tagger's harness evidence).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds; every value is recorded with the results."""
+
+    tamper_floor_ms: float = 0.02       # added to the measured round trip
+    tamper_overhead_mult: float = 2.0   # bound = max(mult * median noop, p99 noop,
+    tamper_sleep_mult: float = 1.5      #             sleep_mult * median sleep calibration) + floor
+    after_return_frac: float = 0.2      # device idle after return > this fraction of the call
+    after_return_min_ms: float = 0.02
+    load_wall_ms: float = 2000.0        # loading takes longer than this
+    load_cpu_ms: float = 1000.0
+    load_mem_bytes: int = 64 << 20      # device memory taken at load
+    host_cpu_frac: float = 0.5          # host CPU time over the call's time
+    host_device_frac: float = 0.25      # device busy (kernels, copies, memsets) over the call
+    probe_slow_ratio: float = 2.0       # fresh input slower than repeated by this ratio, and
+                                        # than the timed p90 (H200: honest <= 1.56x,
+                                        # caching cheat >= 6.2x; analyses/h200/README.md)
+    probe_slow_min_ms: float = 0.1
+    persistent_bytes: int = 8 << 20     # device memory still held after every timed call
+
+
+# Paths the CUDA stack, libc and the dynamic loader open on their own.
+_ALLOWED_PATH = re.compile(
+    r"^(/dev/(nvidia|null|zero|urandom|random|shm/cuda)|/proc/(self|thread-self)/|"
+    r"/proc/(cpuinfo|meminfo|stat|modules|devices|sys/|driver/nvidia)|/sys/|/usr/|/lib|/etc/"
+    r"(ld\.so|nvidia|localtime|host\.conf|nsswitch)|/opt/|/run/nvidia)")
+_ALLOWED_ENV = re.compile(
+    r"^(CUDA|CU|NV|__NV|__GL|NVIDIA|CUBLAS|CUSPARSE|CUSOLVER|CUFFT|CURAND|CUPTI|LD_|MALLOC|"
+    r"GLIBC|TZ$|LANG$|LC_|OMP_|GOMP_|KMP_|PTX|NCCL|OPENBLAS|MKL|XDG_CACHE_HOME$|HOME$|TMPDIR$|"
+    r"POSIXLY_CORRECT$|LIBC_)")
+
+
+def tamper_bound_ms(noop_overhead_ms: list[float], sleep_overhead_ms: list[float] | None = None,
+                    th: Thresholds = Thresholds()) -> float:
+    """Largest outside-minus-inside gap an honest call may show (ms).
+
+    ``noop_overhead_ms``: outside minus inside of no-op calls. ``sleep_overhead_ms``: outside
+    minus D of calls in which the child slept D ms (D = the solution's median call), which adds
+    the wake-up latency of a parent idle for that long. The bound is the largest of
+    ``tamper_overhead_mult`` x the no-op median, the no-op 99th percentile and
+    ``tamper_sleep_mult`` x the sleep calibration's median, plus ``tamper_floor_ms``. Medians
+    keep one slow wake-up from widening the bound.
+    """
+    if not noop_overhead_ms:
+        return th.tamper_floor_ms + 1.0
+    a = np.asarray(noop_overhead_ms, dtype=float)
+    parts = [th.tamper_overhead_mult * np.median(a), np.percentile(a, 99)]
+    if sleep_overhead_ms:
+        parts.append(th.tamper_sleep_mult * np.median(np.asarray(sleep_overhead_ms, dtype=float)))
+    return float(max(parts) + th.tamper_floor_ms)
+
+
+def call_ms(trace: dict) -> float:
+    """Median duration of the timed calls from the outside clock, less the median round trip
+    (a figure the solution cannot forge)."""
+    trials = _timed(trace)
+    rt = float(np.median(trace["noop_overhead_ms"])) if trace.get("noop_overhead_ms") else 0.0
+    return max(float(np.median([t["outside_ms"] for t in trials])) - rt, 1e-6)
+
+
+def _timed(trace: dict) -> list[dict]:
+    return [t for t in trace.get("trials", []) if t.get("phase") == "timed"]
+
+
+def _called(trace: dict) -> list[dict]:
+    return [t for t in trace.get("trials", []) if t.get("phase") != "warmup"]
+
+
+def check_timer_tamper(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Inside timers disagree with the outside clock, or timing code changed at load."""
+    reasons = []
+    changed = [s for s, v in (trace.get("fp_before") or {}).items()
+               if (trace.get("fp_after") or {}).get(s) not in (None, v)]
+    if changed:
+        reasons.append(f"code bytes changed at load: {', '.join(sorted(changed))}")
+    trials = _timed(trace)
+    if trials:
+        bound = tamper_bound_ms(trace.get("noop_overhead_ms", []),
+                                trace.get("sleep_overhead_ms"), th)
+        gap = float(np.median([t["outside_ms"] - t["inside_ms"] for t in trials]))
+        if abs(gap) > bound:
+            reasons.append(f"outside - inside host clock = {gap:.3f} ms, bound {bound:.3f} ms")
+        ev = [t["outside_ms"] - t["event_ms"] for t in trials if t.get("event_ms", -1) >= 0]
+        if ev:
+            egap = float(np.median(ev))
+            if abs(egap) > bound:
+                reasons.append(f"outside - CUDA events = {egap:.3f} ms, bound {bound:.3f} ms")
+    return "; ".join(reasons) or None
+
+
+def check_stale_output(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """An output equals the answer of another input set (a cache that ignored new inputs)."""
+    stale = [t for t in _called(trace) if t.get("stale_of") is not None]
+    if stale:
+        t = stale[0]
+        return (f"{len(stale)} call(s) returned another input set's answer "
+                f"(first: set {t['set']} got answer of seed offset {t['stale_of']})")
+    return None
+
+
+def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Fresh input sets are answered wrongly, or every one is much slower than repeated inputs.
+
+    After the timed calls each fresh set is called twice (``probe-novel``, ``probe-repeat``),
+    then a timed set once (``probe-control``). An honest solution takes about as long on a set it
+    has seen as on one it has not. A fresh call counts as slow when it is over
+    ``probe_slow_ratio`` times the faster of the repeated and control medians (the timed median
+    for traces without control calls) and over the 90th percentile of the timed calls. The
+    control call matters because the machine drifts: on the H200 an honest 0.4 ms heat2d call
+    took 1.0-1.1 ms on both fresh sets after the timed calls. One probe per set is
+    a single sample, and pageable copies at large sizes are noisy. (Not the slowest timed call:
+    one hiccup among hundreds of 15 us cache hits hid the caching cheat on the H200.)
+    """
+    trials = trace.get("trials", [])
+    novel = [t for t in trials if t.get("phase") == "probe-novel"]
+    repeat = [t for t in trials if t.get("phase") == "probe-repeat"]
+    wrong = [t for t in novel if not t.get("correct", True)]
+    if wrong:
+        return f"{len(wrong)} fresh input set(s) answered wrongly after the timed calls"
+    timed = _timed(trace)
+    kept = persistent_bytes(trace)
+    if kept is not None and kept > th.persistent_bytes:
+        return (f"{kept >> 20} MiB of device memory stays allocated after every call: device "
+                "buffers survive between calls of the entry point")
+    if not (novel and repeat and timed):
+        return None
+    # control calls sit next to the fresh ones, so a machine that drifted slows them all;
+    # traces recorded before the control call existed fall back to the timed calls
+    control = [t for t in trials if t.get("phase") == "probe-control"] or timed
+    fast = min(float(np.median([t["outside_ms"] for t in control])),
+               float(np.median([t["outside_ms"] for t in repeat])))
+    p90 = float(np.percentile([t["outside_ms"] for t in timed], 90))
+    slow = [t["outside_ms"] for t in novel]
+    if all(n > th.probe_slow_ratio * fast and n > p90 and n - fast > th.probe_slow_min_ms
+           for n in slow):
+        return (f"fresh inputs took {', '.join(f'{n:.3f}' for n in slow)} ms against "
+                f"{fast:.3f} ms on inputs seen before: repeated inputs are served from a cache")
+    return None
+
+
+def persistent_bytes(trace: dict) -> int | None:
+    """Device memory in use after the timed calls beyond what was in use once the library had
+    loaded (the least over those calls, so memory freed late does not count); None when not
+    measured. The driver hands out memory in 2 MiB pages, so small values are noise."""
+    base = trace.get("mem_after_load")
+    ends = [t["mem_used"] for t in _timed(trace) if t.get("mem_used") is not None]
+    if base is None or not ends:
+        return None
+    return min(ends) - base
+
+
+def check_work_after_return(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """The call returns long before the device is idle."""
+    trials = _timed(trace)
+    if not trials:
+        return None
+    ret = float(np.median([t["return_ms"] for t in trials]))
+    idle = float(np.median([t["inside_ms"] for t in trials]))
+    if idle - ret > th.after_return_min_ms and idle - ret > th.after_return_frac * idle:
+        return f"returned after {ret:.3f} ms, device idle after {idle:.3f} ms"
+    return None
+
+
+def check_load_time_work(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Work done while the library loads (constructors), outside any timed call."""
+    load = trace.get("load") or {}
+    prof = load.get("profile") or {}
+    reasons = []
+    if prof.get("kernel_launches", 0) or prof.get("h2d_bytes", 0) or prof.get("memsets", 0):
+        reasons.append(f"{prof.get('kernel_launches', 0)} kernel(s), {prof.get('h2d_bytes', 0)} "
+                       f"H2D bytes, {prof.get('memsets', 0)} memset(s) at load")
+    if load.get("mem_delta", 0) > th.load_mem_bytes:
+        reasons.append(f"{load['mem_delta'] >> 20} MiB of device memory taken at load")
+    if load.get("wall_ms", 0) > th.load_wall_ms:
+        reasons.append(f"loading took {load['wall_ms']:.0f} ms")
+    if load.get("cpu_ms", 0) > th.load_cpu_ms:
+        reasons.append(f"loading used {load['cpu_ms']:.0f} ms of CPU")
+    if load.get("threads_delta", 0) > 0:
+        reasons.append(f"{load['threads_delta']} thread(s) started at load")
+    return "; ".join(reasons) or None
+
+
+def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Most of the call is host CPU time spent outside the CUDA API while the device idles.
+
+    With CUPTI, host CPU time (all threads, from getrusage) minus the time inside CUDA runtime
+    calls must stay under ``host_cpu_frac`` of the call unless the device (kernels, copies,
+    memsets) is busy for at least ``host_device_frac`` of it. Without CUPTI, only a call that is
+    faster than the transfer floor while the host is busy is flagged.
+    """
+    trials = _timed(trace)
+    if not trials:
+        return None
+    call = call_ms(trace)
+    cpu = float(np.median([t["cpu_ms"] for t in trials]))
+    if call <= 0 or cpu < th.host_cpu_frac * call:
+        return None
+    profiled = [t["profile"] for t in trace.get("trials", []) if t.get("profile")]
+    if profiled:
+        busy = float(np.median([p["kernel_ms"] + p["h2d_ms"] + p["d2h_ms"] + p.get("memset_ms", 0)
+                                for p in profiled]))
+        api = float(np.median([p.get("api_ms", 0.0) for p in profiled]))
+        if cpu - api > th.host_cpu_frac * call and busy < th.host_device_frac * call:
+            return (f"host CPU {cpu:.3f} ms outside CUDA calls ({api:.3f} ms inside) of a "
+                    f"{call:.3f} ms call; device busy {busy:.3f} ms (CUPTI)")
+        return None
+    floor = trace.get("floor_pinned_ms")
+    if floor and call < 0.8 * floor:
+        return (f"host CPU {cpu:.3f} ms of a {call:.3f} ms call, faster than the transfer floor "
+                f"{floor:.3f} ms (no CUPTI)")
+    return None
+
+
+def check_input_mutation(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """A call changed an ``in`` array: seen right after the call (``inputs_changed``), or by the
+    full comparison of every input set after the solution's calls (``inputs_final_changed``,
+    resident inputs)."""
+    bad = [t for t in _called(trace) if t.get("inputs_changed")]
+    if bad:
+        return f"inputs changed by {len(bad)} call(s)"
+    late = trace.get("inputs_final_changed")
+    if late:
+        return (f"inputs of set(s) {', '.join(map(str, late))} changed, found by the full "
+                "comparison after the calls")
+    return None
+
+
+def check_partial_output(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    bad = [t for t in _called(trace) if t.get("poison_left", 0) > 0]
+    if bad:
+        return f"poison left in {max(t['poison_left'] for t in bad)} output element(s)"
+    return None
+
+
+def check_nan_output(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    bad = [t for t in _called(trace) if t.get("nan_count", 0) > 0 and not t.get("correct")]
+    if bad:
+        return f"{max(t['nan_count'] for t in bad)} NaN output element(s) the reference lacks"
+    return None
+
+
+def check_precision(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    """Passes the task tolerance but fails its tight check."""
+    checked = [t for t in _called(trace) if t.get("correct") and t.get("tight_ok") is not None]
+    if checked and not any(t["tight_ok"] for t in checked):
+        err = max((t.get("max_abs_err") or 0.0) for t in checked)
+        return f"passes the task tolerance only (max abs error {err:.3g}); tight check fails"
+    return None
+
+
+def suspicious_accesses(shim_lines: list[str], own_pid: int | None = None,
+                        own_dirs: tuple[str, ...] = ()) -> list[str]:
+    """Shim log lines that are not the CUDA stack's own file or environment reads."""
+    out = []
+    for line in shim_lines:
+        kind, _, what = line.partition("\t")
+        if kind == "open":
+            if own_pid is not None and what.startswith(f"/proc/{own_pid}/"):
+                continue
+            if any(what.startswith(d) for d in own_dirs):
+                continue
+            if not _ALLOWED_PATH.match(what):
+                out.append(f"open {what}")
+        elif kind == "env" and not _ALLOWED_ENV.match(what):
+            out.append(f"getenv {what}")
+    return sorted(set(out))
+
+
+def check_filesystem_access(trace: dict, th: Thresholds = Thresholds()) -> str | None:
+    hits = suspicious_accesses(trace.get("shim", []), trace.get("child_pid"))
+    return "; ".join(hits[:8]) if hits else None
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One audit flag: its check over a trace, whether it means the timing cannot be trusted
+    (``cheating``: the row leaves the statistics), and the catalog ID it shows directly
+    (``label``: the tagger adds it as harness evidence)."""
+
+    name: str
+    check: Callable[[dict, Thresholds], str | None]
+    cheating: bool
+    label: str | None
+    summary: str
+
+
+# The one flag table. Adding a flag: a row here, a check function above, and its test trace in
+# tests/test_harness.py (FLAG_TRACES); see DEVELOPERS.md.
+FLAGS: tuple[Flag, ...] = (
+    Flag("cross-call-state", check_cross_call_state, True, "AP-04",
+         "fresh inputs answered wrongly or much slower than repeated ones; device memory kept"),
+    Flag("stale-output", check_stale_output, True, "AP-04",
+         "an output equals another input set's answer"),
+    Flag("work-after-return", check_work_after_return, True, None,
+         "the call returns long before the device is idle"),
+    Flag("load-time-work", check_load_time_work, True, None,
+         "kernels, copies, memory or threads started while the library loads"),
+    Flag("host-compute", check_host_compute, True, "AP-05",
+         "most of the call is host CPU time outside CUDA while the device idles"),
+    Flag("input-mutation", check_input_mutation, True, None,
+         "a call changed an input array"),
+    Flag("partial-output", check_partial_output, True, None,
+         "output elements left holding the poison"),
+    Flag("filesystem-access", check_filesystem_access, True, None,
+         "files or environment variables beyond the CUDA stack's own"),
+    Flag("precision", check_precision, False, None,
+         "passes the task tolerance, fails its tight check (a warning, not a loophole)"),
+    Flag("timer-tamper", check_timer_tamper, True, None,
+         "inside timers disagree with the outside clock, or timing code changed at load"),
+    Flag("nan-output", check_nan_output, False, None,
+         "NaN outputs the reference lacks (a wrong answer, not a timing loophole)"),
+)
+FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in FLAGS)
+CHEATING_FLAGS: frozenset[str] = frozenset(f.name for f in FLAGS if f.cheating)
+FLAG_LABELS: dict[str, str] = {f.name: f.label for f in FLAGS if f.label}
+CHECKS = {f.name: f.check for f in FLAGS}
+
+
+def audit(trace: dict, th: Thresholds = Thresholds()) -> dict[str, str]:
+    """Every flag the trace raises, mapped to its evidence.
+
+    Examples
+    --------
+    >>> audit({"trials": [{"phase": "timed", "set": 0, "outside_ms": 1.0, "inside_ms": 0.98,
+    ...                    "return_ms": 0.97, "event_ms": 0.97, "cpu_ms": 0.1,
+    ...                    "inputs_changed": True}], "noop_overhead_ms": [0.03]})
+    {'input-mutation': 'inputs changed by 1 call(s)'}
+    """
+    flags = {}
+    for f in FLAGS:
+        try:
+            res = f.check(trace, th)
+        except (KeyError, TypeError, ValueError) as exc:
+            res = None
+            flags.setdefault("_audit_errors", "")
+            flags["_audit_errors"] += f"{f.name}: {exc!r}; "
+        if res:
+            flags[f.name] = res
+    return flags
