@@ -9,7 +9,7 @@ from functools import partial
 import pytest
 
 from strategylens import store
-from strategylens.cluster import (Cell, CellResult, ClusterError, connect, jobqueue_cluster,
+from strategylens.harness.cluster import (Cell, CellResult, ClusterError, connect, jobqueue_cluster,
                                   order, pending, run_cells)
 from tests.cluster_fakes import fake_runner
 
@@ -21,9 +21,10 @@ def writer(store_dir, seen):
             store.append(store_dir, row, trials, trace)
         if res.error and not res.rows:
             c = res.cell
-            store.append(store_dir, {"task": c.task, "solution": c.solution, "size": c.size,
-                                     "correct": False, "status": "failed",
-                                     "status_detail": res.error})
+            for z in c.sizes:
+                store.append(store_dir, {"task": c.task, "solution": c.solution, "size": z,
+                                         "correct": False, "status": "failed",
+                                         "status_detail": res.error})
     return write
 
 
@@ -35,24 +36,25 @@ def client():
 
 
 def test_cells_run_on_workers_and_one_writer_stores_them(client, tmp_path):
-    cells = [Cell(t, s, z) for t in ("bfs", "heat2d") for s in ("a.cu", "b.cu")
-             for z in ("small", "medium")]
+    cells = [Cell(t, s, ("small", "medium")) for t in ("bfs", "heat2d") for s in ("a.cu", "b.cu")]
     seen = []
     prog = run_cells(client, list(order(cells)), partial(fake_runner, tmp_path), writer(tmp_path / "st", seen))
-    assert (prog.done, prog.failed, prog.running) == (8, 0, 0)
+    assert (prog.done, prog.failed, prog.running) == (4, 0, 0)
     df = store.read_results(tmp_path / "st")
-    assert sorted(zip(df["task"], df["solution"], df["size"], strict=True)) == sorted(c.key for c in cells)
+    assert sorted(zip(df["task"], df["solution"], df["size"], strict=True)) == \
+        sorted(k for c in cells for k in c.keys)
     assert set(df["host"]) and df["worker"].str.startswith("tcp://").all()
     assert len(store.read_trials(tmp_path / "st")) == 8
     # resume: nothing left to run
     assert pending(cells, store.done_keys(tmp_path / "st")) == []
-    more = cells + [Cell("bfs", "c.cu", "small")]
-    assert pending(more, store.done_keys(tmp_path / "st")) == [Cell("bfs", "c.cu", "small")]
+    more = cells + [Cell("bfs", "c.cu", ("small",)), Cell("bfs", "a.cu", ("small", "large"))]
+    assert pending(more, store.done_keys(tmp_path / "st")) == [Cell("bfs", "c.cu", ("small",)),
+                                                                Cell("bfs", "a.cu", ("large",))]
 
 
 def test_a_killed_worker_loses_only_its_cell(client, tmp_path):
-    cells = [Cell("bfs", s, "small") for s in ("ok1.cu", "dies-once.cu", "dies-always.cu",
-                                               "raises.cu", "ok2.cu")]
+    cells = [Cell("bfs", s, ("small",)) for s in ("ok1.cu", "dies-once.cu", "dies-always.cu",
+                                                  "raises.cu", "ok2.cu")]
     seen = []
     prog = run_cells(client, cells, partial(fake_runner, tmp_path), writer(tmp_path / "st", seen))
     client.wait_for_workers(2, timeout=60)  # the nannies restarted the killed workers
@@ -70,16 +72,14 @@ def test_a_killed_worker_loses_only_its_cell(client, tmp_path):
 def test_cells_need_a_gpu_worker(tmp_path):
     with connect("local", {"workers": 1, "dashboard": None}) as c, \
             pytest.raises(ClusterError, match="no worker with a GPU resource"):
-        run_cells(c, [Cell("bfs", "a.cu", "small")], partial(fake_runner, "."), lambda r: None, wait_s=1)
+        run_cells(c, [Cell("bfs", "a.cu", ("small",))], partial(fake_runner, "."), lambda r: None,
+                  wait_s=1)
 
 
-def test_order_groups_cells_largest_sizes_first():
-    cells = [Cell(t, f"s{i}.cu", z) for t in ("b", "a") for z in ("small", "large")
-             for i in range(2)]
-    assert [c.key for c in order(cells)] == [
-        ("a", "s0.cu", "large"), ("a", "s1.cu", "large"), ("b", "s0.cu", "large"),
-        ("b", "s1.cu", "large"), ("a", "s0.cu", "small"), ("a", "s1.cu", "small"),
-        ("b", "s0.cu", "small"), ("b", "s1.cu", "small")]
+def test_order_groups_cells_by_task():
+    cells = [Cell(t, f"s{i}.cu", ("small", "large")) for t in ("b", "a") for i in (1, 0)]
+    assert [(c.task, c.solution) for c in order(cells)] == [
+        ("a", "s0.cu"), ("a", "s1.cu"), ("b", "s0.cu"), ("b", "s1.cu")]
 
 
 @pytest.mark.parametrize("spec,expect", [

@@ -1,19 +1,22 @@
 """Scale-out on Dask: benchmark cells on many GPUs of one host (dask-cuda) or on a cluster
 (dask-jobqueue), one store written by one process, resumable.
 
-A *cell* is one solution at one size of one task. Workers run cells and return their rows, raw
-trials and traces; only the client writes the store, appending each cell as it arrives. Every
-cell still runs its solution in an isolated child process (that is the harness's job); a worker
-runs one cell at a time on its GPU (each GPU worker holds one ``GPU`` resource and every cell
-asks for it), and the client hands a worker its next cell only when the last one is back, so a
-worker that dies loses that cell alone: the cell goes to another worker once, and a second loss
-records it as failed with the reason. A free worker takes the next cell of the (task, size) it
-ran last, so large inputs are generated once per worker and reused.
+A *cell* is one solution of one task at the requested sizes, run in one child exactly as a plain
+`strategylens run` runs it, so a cell's figures do not depend on where it ran. Workers run cells
+and return their rows, raw trials and traces; only the client writes the store, appending each
+cell as it arrives. Every cell still runs its solution in an isolated child process (that is the
+harness's job); a worker runs one cell at a time on its GPU (each GPU worker holds one ``GPU``
+resource and every cell asks for it), and the client hands a worker its next cell only when the
+last one is back, so a worker that dies loses that cell alone: the cell goes to another worker
+once, and a second loss records it as failed with the reason. A free worker takes the next cell
+of the task it ran last and keeps that task's input sets, so large inputs are generated once per
+worker and reused. Builds and the untimed reference answers run first, spread over the workers'
+threads with no GPU resource.
 
 Cluster specs (``--cluster``):
 
-* ``local``: a LocalCluster of CPU worker processes (builds, references; cells need a GPU
-  resource, which plain local workers do not have unless ``gpus`` is given in the config);
+* ``local``: a LocalCluster of CPU worker processes for the builds and references; the cells
+  then run one after another in this process on its GPU;
 * ``local-cuda``: dask-cuda's LocalCUDACluster, one worker per visible GPU, pinned to it;
 * ``slurm``, ``pbs``, ``lsf``: dask-jobqueue, options from the config file's ``[cluster]``
   table (queue, account, walltime, cores, memory, gpus per job, job_extra_directives,
@@ -44,17 +47,17 @@ class ClusterError(Exception):
 
 @dataclass(frozen=True)
 class Cell:
-    task: str
-    solution: str
-    size: str
+    task: str                  # a task id or task folder
+    solution: str              # the solution file
+    sizes: tuple[str, ...]
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.task, self.solution, self.size)
+    def keys(self) -> list[tuple[str, str, str]]:
+        return [(self.task, self.solution, z) for z in self.sizes]
 
     @property
-    def group(self) -> tuple[str, str]:
-        return (self.task, self.size)
+    def group(self) -> str:
+        return self.task
 
 
 @dataclass
@@ -175,7 +178,10 @@ def connect(spec: str, config: dict | None = None, start_jobs: bool = True):
         except ImportError as exc:
             raise ClusterError("--cluster local-cuda needs dask-cuda (pip install "
                                "'strategylens[gpu]')") from exc
-        cluster = LocalCUDACluster(threads_per_worker=int(config.pop("threads", 1)),
+        gpus = len([v for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v]) \
+            or _count_gpus()
+        threads = int(config.pop("threads", max(1, (os.cpu_count() or 1) // max(1, gpus))))
+        cluster = LocalCUDACluster(threads_per_worker=threads,
                                    resources={GPU: 1},
                                    dashboard_address=config.pop("dashboard", ":0"), **config)
     elif spec in JOBQUEUE:
@@ -194,6 +200,16 @@ def connect(spec: str, config: dict | None = None, start_jobs: bool = True):
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _count_gpus() -> int:
+    try:
+        import pynvml  # noqa: PLC0415 - nvidia-ml-py, a dask-cuda dependency
+
+        pynvml.nvmlInit()
+        return pynvml.nvmlDeviceGetCount()
+    except Exception:  # noqa: BLE001 - dask-cuda will say what is wrong
+        return 1
 
 
 # ----------------------------------------------------------------------------- scheduling
@@ -304,11 +320,171 @@ def _next_for(todo: list[Cell], group, tries: dict, worker: str) -> Cell | None:
 
 
 def pending(cells: Iterable[Cell], done: set[tuple[str, str, str]]) -> list[Cell]:
-    """Cells whose (task, solution, size) is not in the store yet (resume)."""
-    return [c for c in cells if c.key not in done]
+    """Each cell cut to its sizes not in the store yet; cells with none left dropped (resume).
+    ``done`` holds (task id, solution id, size) as the store names them; cells are matched by
+    their task's folder name and their solution's path relative to the store's naming (the
+    caller maps them with ``name``)."""
+    out = []
+    for c in cells:
+        left = tuple(z for z, k in zip(c.sizes, c.keys, strict=True) if k not in done)
+        if left:
+            out.append(Cell(c.task, c.solution, left))
+    return out
 
 
 def order(cells: Iterable[Cell]) -> Iterator[Cell]:
-    """Cells grouped by (task, size), larger sizes first, so a group's inputs are made once."""
-    rank = {"large": 0, "medium": 1, "small": 2}
-    yield from sorted(cells, key=lambda c: (rank.get(c.size, 3), c.task, c.size, c.solution))
+    """Cells grouped by task (so a worker makes a task's inputs once), solutions in order."""
+    yield from sorted(cells, key=lambda c: (c.task, c.solution))
+
+
+# ----------------------------------------------------------------------------- the harness
+
+_WORKER_INPUTS: dict = {"task": None, "prepared": {}}
+
+
+def _worker_inputs(task_id: str) -> dict:
+    """This worker process's prepared input sets, kept for one task at a time (large inputs
+    take gigabytes): switching task closes the previous task's."""
+    if _WORKER_INPUTS["task"] != task_id:
+        for z in _WORKER_INPUTS["prepared"].values():
+            z.close()
+        _WORKER_INPUTS.update(task=task_id, prepared={})
+    return _WORKER_INPUTS["prepared"]
+
+
+@dataclass
+class HarnessRunner:
+    """Runs one cell on the worker's GPU through :func:`strategylens.harness.benchmark`,
+    returning its rows instead of storing them."""
+
+    cfg: object
+    arch: str | None = None
+    remeasure_cpu: bool = False
+
+    def __call__(self, cell: Cell) -> list:
+        from strategylens.harness.runner import benchmark  # noqa: PLC0415
+        from strategylens.tasks import load_task  # noqa: PLC0415
+
+        task = load_task(cell.task)
+        out: list = []
+        benchmark(task, [Path(cell.solution)], list(cell.sizes), None, self.cfg,
+                  remeasure_cpu=self.remeasure_cpu, arch=self.arch, log=lambda m: None,
+                  sink=lambda row, trials, trace: out.append((row, trials, trace)),
+                  prepared=_worker_inputs(task.id))
+        return out
+
+
+def _build(source: str, task: str, arch: str) -> tuple[str, bool, str]:
+    from strategylens.harness.build import build_solution  # noqa: PLC0415
+    from strategylens.tasks import load_task  # noqa: PLC0415
+
+    b = build_solution(Path(source), load_task(task).params, arch)
+    return source, b.compiled, b.error[-400:]
+
+
+def _reference(task: str, size: str, seed_offset: int) -> str:
+    from strategylens.tasks import load_task, run_reference  # noqa: PLC0415
+
+    run_reference(load_task(task), size, trials=1, seed_offset=seed_offset)
+    return f"{task}/{size}/s{seed_offset}"
+
+
+def prepare(client, cells: list[Cell], arch: str, log: Callable[[str], None]) -> None:
+    """Builds (nvcc) and the untimed reference answers of every cell, on all workers' threads,
+    into the shared caches. The timed reference (input set 0) is left to the cell, which times
+    it alone, as a plain run does."""
+    from distributed import as_completed  # noqa: PLC0415
+
+    from strategylens.harness.runner import n_sets  # noqa: PLC0415
+
+    t0 = time.monotonic()
+    builds = [client.submit(_build, c.solution, c.task, arch, pure=False) for c in cells]
+    refs = [client.submit(_reference, t, z, k, pure=False)
+            for t, z in sorted({(c.task, z) for c in cells for z in c.sizes})
+            for k in range(1, n_sets(z))]
+    failed = 0
+    for fut in as_completed(builds + refs):
+        try:
+            res = fut.result()
+        except Exception as exc:  # noqa: BLE001 - the cell will meet and record it
+            log(f"preparation failed: {type(exc).__name__}: {exc}")
+            continue
+        if isinstance(res, tuple) and not res[1]:
+            failed += 1
+    log(f"prepared {len(builds)} build(s) ({failed} failed to compile) and {len(refs)} "
+        f"reference answer(s) in {time.monotonic() - t0:.1f} s")
+
+
+def detect_arch_on_gpu(client) -> str:
+    """nvcc's -arch of the GPU a GPU worker sees."""
+    from strategylens.harness.build import detect_arch  # noqa: PLC0415
+
+    return client.submit(detect_arch, resources={GPU: 1}, pure=False).result()
+
+
+def run_on_cluster(spec: str, loaded: list, sizes: list[str], store_dir: Path, cfg,
+                   config: dict | None = None, arch: str | None = None,
+                   remeasure_cpu: bool = False, log: Callable[[str], None] = print) -> Progress:
+    """`strategylens run --cluster SPEC`: every (task, solutions) of ``loaded`` at ``sizes``,
+    resuming from ``store_dir``, each finished cell appended to it by this process."""
+    from strategylens import store  # noqa: PLC0415
+    from strategylens.harness.rows import solution_id  # noqa: PLC0415
+
+    done = store.done_keys(store_dir)
+    names: dict[tuple[str, str], tuple[str, str]] = {}
+    cells = []
+    for task, files in loaded:
+        for f in files:
+            c = Cell(str(task.path), str(Path(f).resolve()), tuple(sizes))
+            names[(c.task, c.solution)] = (task.id, solution_id(Path(f)))
+            cells.append(c)
+    todo = [c for c in cells
+            if any((*names[(c.task, c.solution)], z) not in done for z in c.sizes)]
+    todo = [Cell(c.task, c.solution, tuple(z for z in c.sizes
+                                           if (*names[(c.task, c.solution)], z) not in done))
+            for c in todo]
+    if not todo:
+        log(f"every requested cell is already in {store_dir}")
+        return Progress(0)
+
+    def write(res: CellResult) -> None:
+        for row, trials, trace in res.rows:
+            store.append(store_dir, row, trials, trace)
+        if res.error and not res.rows:
+            tid, sid = names[(res.cell.task, res.cell.solution)]
+            for z in res.cell.sizes:
+                store.append(store_dir, {"task": tid, "solution": sid, "size": z,
+                                         "compiled": None, "correct": False, "status": "failed",
+                                         "status_detail": res.error[:2000], "audit_flags": [],
+                                         "host": res.host, "worker": res.worker})
+
+    def show(p: Progress, res: CellResult | None) -> None:
+        if res is not None:
+            tid, sid = names[(res.cell.task, res.cell.solution)]
+            what = "failed: " + res.error[:200] if res.error else \
+                ", ".join(f"{r['size']} {r['status']}" for r, _, _ in res.rows)
+            log(f"{tid} {sid} on {res.worker or '?'} (gpu {res.gpu}): {what}")
+        log(p.line())
+
+    with connect(spec, config) as client:
+        if client.dashboard_link:
+            log(f"dask dashboard: {client.dashboard_link}")
+        if spec == "local":  # CPU workers: builds and references there, cells here on our GPU
+            from strategylens.harness.build import detect_arch  # noqa: PLC0415
+
+            arch = arch or detect_arch()
+            prepare(client, todo, arch, log)
+        else:
+            arch = arch or detect_arch_on_gpu(client)
+            prepare(client, todo, arch, log)
+            return run_cells(client, list(order(todo)), HarnessRunner(cfg, arch, remeasure_cpu),
+                             write, on_progress=show)
+    progress = Progress(len(todo))
+    runner = HarnessRunner(cfg, arch, remeasure_cpu)
+    for cell in order(todo):
+        res = run_cell(runner, cell)
+        write(res)
+        progress.done += res.error is None
+        progress.failed += res.error is not None
+        show(progress, res)
+    return progress
