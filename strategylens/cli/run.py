@@ -71,6 +71,16 @@ def command(
     build_only: bool = typer.Option(False, "--build-only",
                                     help="Only compile: report compile errors and each kernel's "
                                          "registers, spills and shared memory. No GPU needed."),
+    cluster: str = typer.Option(None, "--cluster",
+                                help="Run on Dask: local (CPU workers), local-cuda (one worker "
+                                     "per GPU of this host, dask-cuda), slurm, pbs or lsf "
+                                     "(dask-jobqueue, options from --cluster-config), or a "
+                                     "scheduler address tcp://host:port. Without it, one GPU "
+                                     "in this process."),
+    cluster_config: Path = typer.Option(None, "--cluster-config",
+                                        help="TOML file with a [cluster] table (default: "
+                                             "./strategylens.toml, or [tool.strategylens."
+                                             "cluster] in ./pyproject.toml); docs/scale-out.md."),
     fmt: Format = FormatOption,
 ) -> None:
     """Run solutions at several sizes; results go to the store as they finish.
@@ -84,6 +94,10 @@ def command(
       strategylens run corpus/ --sizes small,medium --store runs/all   # corpus/<task>/...
 
       strategylens run corpus/ --build-only --format csv   # compile and report kernels, no GPU
+
+      strategylens run corpus/ --cluster local-cuda --store runs/all   # every GPU of this host
+
+      strategylens run corpus/ --cluster slurm --cluster-config strategylens.toml --store runs/all
 
     A (solution, size) already in the store is skipped, so an interrupted run resumes.
     Exit code 1 when a solution fails, is incorrect or raises an audit flag (with --build-only:
@@ -116,6 +130,8 @@ def command(
     cfg = make(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise, min_trials=min_trials,
                call_timeout_s=call_timeout_s, solution_timeout_s=solution_timeout_s,
                mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock, cupti=cupti)
+    if cluster:
+        _on_cluster(cluster, cluster_config, loaded, size_list, store, cfg, arch, remeasure_cpu)
     rows = []
     for t, files in loaded:
         try:
@@ -132,6 +148,26 @@ def command(
     emit(rows, fmt, COLUMNS)
     bad_rows = [r for r in rows if not r["correct"] or r["audit_flags"]]
     raise typer.Exit(EXIT_FINDINGS if bad_rows else EXIT_OK)
+
+
+def _on_cluster(spec, config_file, loaded, sizes, store, cfg, arch, remeasure_cpu) -> None:
+    """`run --cluster`: cells on Dask workers, this process the one store writer."""
+    from strategylens.cli.common import err
+    from strategylens.harness.cluster import ClusterError, read_config, run_on_cluster
+
+    try:
+        config = read_config(config_file)
+        progress = run_on_cluster(spec, loaded, sizes, store, cfg, config, arch, remeasure_cpu,
+                                  log=lambda m: err.print(m, highlight=False))
+    except ClusterError as exc:
+        raise fail(str(exc)) from None
+    from strategylens.store import read_results
+
+    df = read_results(store)
+    bad = 0 if df.empty else int((~df["correct"].fillna(False).astype(bool)).sum())
+    err.print(f"{progress.done} cell(s) done, {progress.failed} failed; {len(df)} row(s) in "
+              f"{store} ({bad} not correct); `strategylens results export {store}` lists them")
+    raise typer.Exit(EXIT_FINDINGS if progress.failed or bad else EXIT_OK)
 
 
 def _build_only(loaded, arch: str | None, fmt: Format, compile_all) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -112,11 +113,19 @@ def result_row(task, build: BuildResult, size: str, trace: dict | None, cpu: dic
         "cpu_model": cpu.get("cpu_model") or device.get("cpu_model"),
         "commit": device.get("commit"), "tool_sha": device.get("tool_sha"),
         "tool_version": device.get("tool_version"), "host": device.get("host"),
+        "gpu_index": gpu_index(cfg.device),
         "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "config": json.dumps(cfg.__dict__, sort_keys=True),
         "thresholds": json.dumps(Thresholds().__dict__, sort_keys=True),
         "device_s": round(device_s, 3),
     }
+
+
+def gpu_index(device: int) -> str:
+    """The physical GPU a process's device ``device`` is: its entry in CUDA_VISIBLE_DEVICES
+    (how dask-cuda and batch schedulers pin a worker), else the index itself."""
+    vis = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+    return vis[device] if device < len(vis) else str(device)
 
 
 def _clean(v: Any) -> Any:

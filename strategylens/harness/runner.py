@@ -163,9 +163,10 @@ class _Size:
             self.shared.close()
 
 
-def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
+def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | None,
               cfg: RunConfig | None = None, remeasure_cpu: bool = False,
-              arch: str | None = None, log=None) -> list[dict]:
+              arch: str | None = None, log=None, sink=None,
+              prepared: dict | None = None) -> list[dict]:
     """Build, run, audit and store every (solution, size) not already in the store.
 
     With ``cfg.child_per == "size"`` every (solution, size) gets its own child and is stored
@@ -176,6 +177,11 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
     largest size's sets). An interrupted run resumes from the store. Returns the rows written
     by this call.
 
+    ``sink(row, trials, trace)`` receives each finished (solution, size) instead of the store
+    (a scale-out worker returns them to the one writer); ``store_dir`` may then be None (no
+    resume check). ``prepared`` keeps each size's input sets and references across calls, keyed
+    by (task, size): the caller owns and closes them (a worker reuses a task's large inputs).
+
     Raises
     ------
     NoDevice
@@ -185,8 +191,12 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
 
     cfg = cfg or RunConfig()
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-    store_dir = Path(store_dir)
-    done = store.done_keys(store_dir)
+    done = store.done_keys(store_dir) if store_dir is not None else set()
+    if sink is None:
+        store_dir = Path(store_dir)
+
+        def sink(row, trials, trace):
+            store.append(store_dir, row, trials, trace)
     todo = [(s, z) for s in sources for z in sizes
             if (task.id, solution_id(s), z) not in done]
     if not todo:
@@ -252,7 +262,7 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
             trials = [dict(t, task=task.id, solution=row["solution"], size=z.size, index=i,
                            profile=json.dumps(t.get("profile")) if t.get("profile") else None)
                       for i, t in enumerate((trace or {}).get("trials", []))]
-            store.append(store_dir, row, trials, trace)
+            sink(row, trials, trace)
             rows.append(row)
             med = row["e2e_ms_median"]
             log(f"{task.id}/{z.size} {row['solution']}: {row['status']}, correct={row['correct']}, "
@@ -271,13 +281,16 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
             finally:
                 z.close()
         return rows
-    prepared = {}
+    own = prepared is None
+    prepared = {} if own else prepared
     try:
         for size in wanted:
-            prepared[size] = _Size(task, size, cfg, params, remeasure_cpu, log)
+            if (task.id, size) not in prepared:
+                prepared[(task.id, size)] = _Size(task, size, cfg, params, remeasure_cpu, log)
         for src in dict.fromkeys(s for s, _ in todo):  # input order, each solution once
-            run_group(src, [prepared[z] for z in wanted if (src, z) in todo])
+            run_group(src, [prepared[(task.id, z)] for z in wanted if (src, z) in todo])
     finally:
-        for z in prepared.values():
-            z.close()
+        if own:
+            for z in prepared.values():
+                z.close()
     return rows
