@@ -31,6 +31,7 @@ _NOUNS = {
     "stats": "stats",
     "report": "report",
     "annotate": "annotate",
+    "labels": "labels",
 }
 
 
