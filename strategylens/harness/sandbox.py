@@ -77,13 +77,19 @@ class Child:
 
     ``limits`` is any object with ``call_timeout_s``, ``solution_timeout_s`` and
     ``mem_limit_bytes`` (a :class:`~strategylens.harness.session.RunConfig`). ``memfds`` are
-    the shared buffers the child maps (passed at start, named in ``setup["layouts"]``).
+    the shared buffers the child maps (passed at start, named in ``setup["layouts"]``);
+    ``copy_in`` maps paths inside the child's folder to files copied there first (an AccelEval
+    adapter's data_dir).
     """
 
     def __init__(self, native: dict[str, Path], setup: dict, limits,
-                 memfds: list[int] = ()) -> None:
+                 memfds: list[int] = (), copy_in: dict[str, Path] | None = None) -> None:
         self.cfg = limits
         self.workdir = Path(tempfile.mkdtemp(prefix="sl-child-"))
+        for rel, src in (copy_in or {}).items():  # files the solution's side may read
+            dst = self.workdir / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
         req_r, self.req_w = os.pipe()
         self.resp_r, resp_w = os.pipe()
         self.shim_r, shim_w = os.pipe()
