@@ -125,6 +125,9 @@ def command(
         runs = read_results(store).to_dict("records")
         if not runs:
             warn(f"{store}: the store holds no results; no harness evidence added")
+    from strategylens.runfolders import samples_by_path
+
+    samples = samples_by_path(files)  # AccelEval run folders: model, level, stage per file
     results = []
     stream = (r for group, ref in groups
               for r in tagger.tag_paths(group, jobs=jobs or None, detectors=detectors.value,
@@ -140,13 +143,13 @@ def command(
             for w in r.warnings:
                 warn(w)
         if fmt == Format.jsonl:
-            sys.stdout.write(json.dumps(r.as_dict()) + "\n")
+            sys.stdout.write(json.dumps(_record(r, samples)) + "\n")
             sys.stdout.flush()
         results.append(r)
     results.sort(key=lambda r: r.path)
     rows = [row for r in results for row in r.rows()]
     if fmt == Format.json:
-        emit([r.as_dict() for r in results], fmt)
+        emit([_record(r, samples) for r in results], fmt)
     elif fmt == Format.csv:
         emit(rows, fmt, columns=CSV_COLUMNS)
     elif fmt == Format.human:
@@ -174,9 +177,18 @@ def _reference_groups(files: list) -> list[tuple[list, bytes | None]]:
              "tagged without a reference")
     out = []
     for tid, group in grouped.items():
-        ref = by_id[tid].path / "reference.c" if tid else None
+        ref = by_id[tid].reference_file() if tid else None
         out.append((group, ref.read_bytes() if ref is not None and ref.is_file() else None))
     return out
+
+
+def _record(r, samples: dict) -> dict:
+    """A file's JSON record, with its run folder's author, level, stage and sample if any."""
+    rec = r.as_dict()
+    sample = samples.get(str(Path(r.path).resolve()))
+    if sample is not None:
+        rec.update(sample.as_row(), task=sample.task)
+    return rec
 
 
 def _compare(files, fmt, jobs, entry, index, cache, max_bytes, extra_catalog) -> None:
