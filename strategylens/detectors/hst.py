@@ -13,7 +13,8 @@ from collections.abc import Iterable, Iterator
 from tree_sitter import Node
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import Call, Function, Launch, Loop, ProgramModel, iter_nodes
+from strategylens.model import Call, Function, Launch, Loop, ProgramModel
+from strategylens.model import walk as iter_nodes
 
 # ---------------------------------------------------------------------------------------------
 # shared helpers

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import iter_nodes
+from strategylens.model import walk as iter_nodes
 
 if TYPE_CHECKING:  # pragma: no cover
     from tree_sitter import Node

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import iter_nodes
+from strategylens.model import walk as iter_nodes
 
 # ---------------------------------------------------------------------------------------------
 # helpers shared by the PAR and LBL detectors

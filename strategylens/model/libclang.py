@@ -10,7 +10,7 @@ recoverable clang errors (``IndexResult.missing_headers`` / ``errors``), not fai
 For each ``ARRAY_SUBSCRIPT_EXPR`` in device code the index is linearised as
 ``coef * threadIdx.x + rest`` following local variables through their assignments; multi-
 dimensional arrays with known extents are linearised row-major. The coefficient is attached to
-the matching :class:`strategylens.model.Access` (``stride_tx``, ``stride_expr``,
+the matching :class:`strategylens.model.items.Access` (``stride_tx``, ``stride_expr``,
 ``stride_source='libclang'``); accesses libclang does not see keep the tree-sitter estimate.
 
 ``model.index_status`` is ``'ok'``, ``'unavailable: <why>'`` (libclang missing) or
@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from strategylens.model import UNKNOWN, clamp_like, combine, row_major, set_stride
+from strategylens.model.strides import UNKNOWN, clamp_like, combine, row_major, set_stride
 
 if TYPE_CHECKING:  # pragma: no cover
-    from strategylens.model import ProgramModel
+    from strategylens.model.program import ProgramModel
 
 try:  # libclang is a pinned dependency, but tagging must survive without it
     import clang.cindex as ci
