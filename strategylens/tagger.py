@@ -14,12 +14,10 @@ warnings (unknown macros, parse errors around a construct, libclang missing).
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import math
 import numbers
 import os
-import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -337,14 +335,12 @@ def _code_version() -> str:
         return _CODE_VERSION
     h = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
-    files = sorted([*here.glob("*.py"), *(here / "detectors").glob("*.py")])
+    files = sorted([*here.glob("*.py"), *(here / "model").glob("*.py"),
+                    *(here / "detectors").glob("*.py")])
     try:
-        from importlib.metadata import entry_points
-        for ep in entry_points(group="strategylens.detectors"):
-            mod = sys.modules.get(ep.module) or __import__(ep.module, fromlist=["_"])
-            src = inspect.getsourcefile(mod)
-            if src:
-                files.append(Path(src))
+        from strategylens.catalog import catalog_dirs
+        for root in catalog_dirs():
+            files += sorted(root.glob("*/detector.py"))
     except Exception:
         pass
     for f in sorted(set(files)):

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import textwrap
 
-from strategylens.detectors import antipatterns
+from tests._detector_classes import family
+
 from strategylens.model import build_model
+
+antipatterns = family("AP")
 
 DETECTORS = [cls() for cls in antipatterns.DETECTORS]
 

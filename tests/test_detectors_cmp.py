@@ -5,8 +5,11 @@ import textwrap
 
 import pytest
 
-from strategylens.detectors import cmp
+from tests._detector_classes import family
+
 from strategylens.model import build_model
+
+cmp = family("CMP")
 
 
 def run(det_cls, src: str):

@@ -9,8 +9,11 @@ import textwrap
 
 import pytest
 
-from strategylens.detectors import antipatterns, hst
+from tests._detector_classes import family
+
 from strategylens.model import build_model
+
+antipatterns, hst = family("AP"), family("HST")
 
 DETECTORS = [cls() for cls in hst.DETECTORS] + [antipatterns.HostRoundTripPerIteration()]
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from strategylens.detectors import lbl
+from tests._detector_classes import family
+
 from strategylens.model import build_model
+
+lbl = family("LBL")
 
 
 def report(source: str, *detectors) -> set[tuple[str, int]]:
@@ -298,7 +301,6 @@ extern "C" void solution_compute(const float* x, int n, int* offsets) {
 
 
 def test_lbl02_lanes_offset_inside_the_chunk_loop():
-    from strategylens.detectors import lbl
     from strategylens.model import build_model
 
     src = (

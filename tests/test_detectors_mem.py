@@ -5,8 +5,11 @@ import textwrap
 
 import pytest
 
-from strategylens.detectors import mem
+from tests._detector_classes import family
+
 from strategylens.model import build_model
+
+mem = family("MEM")
 
 ENTRY = "extern \"C\" void solution_compute(float* a, float* b, int n) {{\n{body}\n}}\n"
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 
-from strategylens.detectors import par
+from tests._detector_classes import family
+
 from strategylens.model import build_model
+
+par = family("PAR")
 
 HOST = """
 extern "C" void solution_compute(float* x, int n) {{
@@ -202,7 +205,7 @@ extern "C" void solution_compute(const int* items, int n, int* next, int* out, i
     k<<<132, 256>>>(items, n, next, out, count, total);
 }
 """)
-    from strategylens.detectors import lbl
+    lbl = family("LBL")
     assert report(src, par.AtomicUpdate) == {("PAR-06", 7), ("PAR-06", 10)}
     assert report(src, lbl.DynamicWorkQueue) == {("LBL-01", 3)}
     assert {f.intensity for f in findings(src, par.AtomicUpdate)} == {2.0}

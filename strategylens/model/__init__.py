@@ -73,25 +73,49 @@ Parse errors degrade per node: attribute macros (``__align__(16)``) and unknown 
 is parsed again; unknown ones become warnings and set ``degraded``.
 
 
-Layout: ``items`` (the dataclasses), ``syntax`` (tree-sitter, walks), ``categories`` (call
-categories, type sizes), ``parse`` (parsing and macros), ``consts`` (constant evaluation and dead
-regions), ``collect`` (the body walk that fills the items), ``dataflow`` (spaces, definitions,
-thread-index variables), ``strides`` (index algebra), ``queries`` (call graph, reachability,
-accessors), ``libclang`` (the index pass) and ``program`` (``ProgramModel`` composing them).
+Layout: ``items`` (the dataclasses), ``syntax`` (tree-sitter, walks, node helpers), ``categories``
+(call categories, type sizes), ``parse`` (parsing and macros), ``consts`` (constant evaluation,
+template values and dead regions), ``collect`` (the body walk that fills the items), ``dataflow``
+(spaces, definitions of locals, names), ``strides`` (index algebra), ``queries`` (call graph,
+reachability, accessors), ``kernel`` and ``host`` (the kernel-side and host-side facts detectors
+share), ``problem`` (problem size), ``libclang`` (the index pass) and ``program``
+(``ProgramModel`` composing them). Detectors import from this package only.
 """
 
 from __future__ import annotations
 
-from strategylens.model.categories import THREAD_BUILTINS, call_category, type_size
+from tree_sitter import Node
+
+from strategylens.model.categories import (SCALAR_BYTES, THREAD_BUILTINS, VECTOR_BITS, call_category,
+                                           type_size)
+from strategylens.model.host import (HOST_SORTS, copy_direction, is_cub_device, is_host_function,
+                                     is_library_compute, is_thrust_algorithm, library_call)
 from strategylens.model.items import (Access, Call, Function, Launch, Loop, Macro, Param, Pragma,
                                       VarDecl)
+from strategylens.model.kernel import halving_or_doubling
+from strategylens.model.problem import product
 from strategylens.model.program import ProgramModel, build_model
 from strategylens.model.strides import UNKNOWN, clamp_like, combine, row_major, set_stride
-from strategylens.model.syntax import LANGUAGE, compile_query, parser, walk
+from strategylens.model.syntax import (COMPARISONS, LANGUAGE, LOOP_TYPES, ancestors, assignment_of,
+                                       body_loops, call_args, compile_query, enclosing_ifs,
+                                       enclosing_loops, in_condition_part, innermost_loop, inside,
+                                       line, nodes_of, parser, runs_every_iteration, short_name,
+                                       squash, strip, subscript_index, subscript_indices, walk)
 
 __all__ = [
-    "Access", "Call", "Function", "LANGUAGE", "Launch", "Loop", "Macro", "Param", "Pragma",
-    "ProgramModel", "THREAD_BUILTINS", "UNKNOWN", "VarDecl", "build_model", "call_category",
-    "clamp_like", "combine", "compile_query", "parser", "row_major", "set_stride", "type_size",
-    "walk",
+    # building and the items
+    "ProgramModel", "build_model", "Node", "Access", "Call", "Function", "Launch", "Loop", "Macro",
+    "Param", "Pragma", "VarDecl",
+    # vocabulary
+    "COMPARISONS", "HOST_SORTS", "LOOP_TYPES", "SCALAR_BYTES", "THREAD_BUILTINS", "VECTOR_BITS",
+    "call_category", "type_size", "copy_direction", "is_cub_device", "is_host_function",
+    "is_library_compute", "is_thrust_algorithm", "library_call", "halving_or_doubling",
+    "product",
+    # tree-sitter and node helpers
+    "LANGUAGE", "compile_query", "parser", "walk", "ancestors", "assignment_of", "body_loops",
+    "call_args", "enclosing_ifs", "enclosing_loops", "in_condition_part", "innermost_loop",
+    "inside", "line", "nodes_of", "runs_every_iteration", "short_name", "squash", "strip",
+    "subscript_index", "subscript_indices",
+    # index algebra
+    "UNKNOWN", "clamp_like", "combine", "row_major", "set_stride",
 ]

@@ -144,3 +144,21 @@ def type_size(type_text: str) -> int | None:
     """Bytes of a basic or CUDA vector type, or None."""
     t = " ".join(type_text.replace("const", " ").replace("volatile", " ").split())
     return _TYPE_SIZES.get(t)
+
+
+# element widths in bytes of scalar types (array elements, casts); unlike ``type_size`` it has no
+# vector types and knows ``long double``
+SCALAR_BYTES = {
+    "double": 8, "long double": 16, "float": 4, "int": 4, "unsigned": 4, "unsigned int": 4,
+    "int32_t": 4, "uint32_t": 4, "long": 8, "long long": 8, "int64_t": 8, "uint64_t": 8,
+    "unsigned long long": 8, "size_t": 8, "short": 2, "unsigned short": 2, "int16_t": 2,
+    "uint16_t": 2, "char": 1, "signed char": 1, "unsigned char": 1, "int8_t": 1, "uint8_t": 1,
+    "bool": 1, "__half": 2, "half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
+}
+# widths in bits of the 8- and 16-byte vector types (vectorised loads and stores)
+VECTOR_BITS = {
+    "float2": 64, "int2": 64, "uint2": 64, "short4": 64, "ushort4": 64, "char8": 64,
+    "long1": 64, "double1": 64,
+    "float4": 128, "int4": 128, "uint4": 128, "double2": 128, "longlong2": 128,
+    "ulonglong2": 128, "long2": 128, "ulong2": 128,
+}

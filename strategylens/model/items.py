@@ -115,6 +115,12 @@ class Call:
     category: str | None
     receiver: str | None
 
+    @property
+    def unqualified(self) -> str:
+        """The callee name without namespaces (``cub::DeviceScan::ExclusiveSum`` ->
+        ``ExclusiveSum``)."""
+        return self.name.rsplit("::", 1)[-1]
+
 
 @dataclass(eq=False)
 class Pragma:

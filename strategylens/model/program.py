@@ -1,6 +1,6 @@
 """The program model of one CUDA file: :class:`ProgramModel` composes the concerns of this
-package (parsing, constants, collection, data flow, strides, queries); :func:`build_model` builds
-it and runs the libclang pass."""
+package (parsing, constants, collection, data flow, strides, queries, kernel-side and host-side
+facts, problem size); :func:`build_model` builds it and runs the libclang pass."""
 
 from __future__ import annotations
 
@@ -9,15 +9,19 @@ from tree_sitter import Node
 from strategylens.model.collect import Collection
 from strategylens.model.consts import Constants
 from strategylens.model.dataflow import DataFlow
+from strategylens.model.host import HostFacts
 from strategylens.model.items import Access, Call, Function, Launch, Loop, Macro, Pragma, VarDecl
+from strategylens.model.kernel import KernelFacts
 from strategylens.model.parse import Parsing
+from strategylens.model.problem import ProblemSize
 from strategylens.model.queries import Queries
 from strategylens.model.strides import Strides
 
 _MAX_WARNINGS = 20
 
 
-class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries):
+class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, KernelFacts,
+                   HostFacts, ProblemSize):
     """Facts about one CUDA source file; see :mod:`strategylens.model` for the contract."""
 
     def __init__(self, source: str | bytes, path: str = "<string>",
@@ -56,7 +60,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries):
         self.unbalanced_braces: int | None = None  # line of an unclosed '{' (or stray '}')
         self.error_bytes = 0  # bytes covered by parse errors
         self.error_count = 0  # ERROR and MISSING nodes
-        self.index = None  # set by strategylens.indexing when it runs
+        self.index = None  # set by the libclang pass (strategylens.model.libclang) when it runs
         self._fn_starts: list[int] = []
         self._fn_memo: dict = {}
         self._macro_bodies: dict[str, Node | None] = {}

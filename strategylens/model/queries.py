@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import bisect
+from functools import cached_property
 
 from tree_sitter import Node, QueryCursor
 
@@ -180,3 +181,31 @@ class Queries:
         out = [n for n in nodes if not reachable or self.is_reachable(n)]
         out.sort(key=lambda n: n.start_byte)
         return out
+
+    def gpu_functions(self) -> list[Function]:
+        """Reachable kernels and device functions (the code that runs on the GPU)."""
+        return [f for f in self.reachable_functions() if f.is_kernel or f.is_device]
+
+    def host_only_functions(self) -> list[Function]:
+        """Reachable functions that are neither kernels nor device functions (``__host__
+        __device__`` ones are left out; see :func:`strategylens.model.host.is_host_function`)."""
+        return [f for f in self.reachable_functions() if not f.is_kernel and not f.is_device]
+
+    @cached_property
+    def _fn_node_index(self) -> dict[str, dict[str, list[Node]]]:
+        return {}
+
+    def fn_nodes(self, fn: Function, *types: str) -> list[Node]:
+        """Nodes of ``fn``'s body of the given types, in source order (one walk per function
+        name; do not modify the list)."""
+        index = self._fn_node_index.get(fn.name)
+        if index is None:
+            index = self._fn_node_index[fn.name] = {}
+            for n in walk(fn.body) if fn.body is not None else ():
+                index.setdefault(n.type, []).append(n)
+        if len(types) == 1:
+            return index.get(types[0], [])
+        out = [n for t in types for n in index.get(t, [])]
+        out.sort(key=lambda n: n.start_byte)
+        return out
+

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from strategylens.model.categories import THREAD_BUILTINS
 from strategylens.model.consts import BINOPS
 from strategylens.model.items import Access, Function, Macro
-from strategylens.model.syntax import declarator_name
+from strategylens.model.syntax import declarator_name, strip, subscript_indices
 
 UNKNOWN = None  # a threadIdx.x coefficient that is not linear
 
@@ -140,7 +140,7 @@ class Strides:
             if a.index_node is None:  # *p
                 coef = Fraction(0)
             else:
-                nodes = self._index_nodes(a) if len(a.indices) > 1 else [a.index_node]
+                nodes = subscript_indices(a.node) if len(a.indices) > 1 else [a.index_node]
                 dims = extents.get((a.function, a.array)) or extents.get((None, a.array)) or []
                 coef = self._linearise(nodes, dims, f)
             if f is not None and coef is not UNKNOWN:
@@ -215,18 +215,6 @@ class Strides:
         if v.type == "identifier":
             return self._base_offset(self.text_of(v), v, fn, depth + 1)
         return Fraction(0)
-
-    @staticmethod
-    def _index_nodes(a: Access) -> list[Node]:
-        """Index nodes of a[i][j]..., outermost first."""
-        out: list[Node] = []
-        n = a.node
-        while n is not None and n.type == "subscript_expression":
-            idx = n.child_by_field_name("indices")
-            if idx is not None:
-                out[:0] = idx.named_children
-            n = n.child_by_field_name("argument")
-        return out
 
     def _linearise(self, nodes: list[Node], dims: list[int | None], f: Function | None):
         return row_major([self.linear_tx(n, f)[0] for n in nodes], dims)
@@ -383,3 +371,133 @@ class Strides:
         if m.name not in self._macro_bodies:
             self._macro_bodies[m.name] = self._expr_node(m.value_text) if m.value_text else None
         return self._macro_bodies[m.name]
+
+    # ----- readings for detectors -----------------------------------------------------------
+    def coefficient_of(self, node: Node | None, var: str):
+        """Coefficient of ``var`` in an index expression: an int, ``'sym'`` (a non-constant factor)
+        or None when the expression is not linear in ``var``."""
+        node = strip(node)
+        if node is None:
+            return None
+        t = node.type
+        if t == "identifier":
+            return 1 if self.text_of(node) == var else 0
+        if t in ("number_literal", "sizeof_expression"):
+            return 0
+        if t == "field_expression":
+            return 0 if var not in self.identifiers(node) else None
+        if t == "binary_expression":
+            op = self.text_of(node.child_by_field_name("operator"))
+            a = self.coefficient_of(node.child_by_field_name("left"), var)
+            b = self.coefficient_of(node.child_by_field_name("right"), var)
+            if a is None or b is None:
+                return None
+            if op in ("+", "-"):
+                if a == 0:
+                    return b if op == "+" or b == 0 else ("sym" if b == "sym" else -b)
+                if b == 0:
+                    return a
+                return "sym" if "sym" in (a, b) else (a + b if op == "+" else a - b)
+            if op == "*":
+                if a == 0 and b == 0:
+                    return 0
+                if a != 0 and b != 0:
+                    return None
+                coef, other = (a, node.child_by_field_name("right")) if a != 0 else (
+                    b, node.child_by_field_name("left"))
+                k = self.eval_int(other)
+                if k is None or coef == "sym":
+                    return "sym"
+                return coef * k
+            return 0 if a == 0 and b == 0 else None
+        if t == "unary_expression":
+            a = self.coefficient_of(node.child_by_field_name("argument"), var)
+            return a
+        if t in ("call_expression", "subscript_expression", "conditional_expression"):
+            return 0 if var not in self.identifiers(node) else None
+        return 0 if var not in self.identifiers(node) else None
+
+    def warp_stride(self, fn: Function, node, depth: int = 0):
+        """Coefficient of threadIdx.x in an index where the model's linear reading gives up:
+        ``idx % w`` keeps the coefficient of ``idx``, ``idx / w`` (w not a small literal) is uniform
+        across a warp, ``min``/``max`` clamps keep their argument's coefficient. Returns an int,
+        ``'sym'`` for a non-constant factor, or None when unknown (data-dependent)."""
+        node = strip(node)
+        if node is None or depth > 24:
+            return None
+        t = node.type
+        if t in ("number_literal", "sizeof_expression", "char_literal"):
+            return 0
+        if t == "field_expression":
+            arg = self.text_of(node.child_by_field_name("argument"))
+            fld = self.text_of(node.child_by_field_name("field"))
+            if arg == "threadIdx":
+                return 1 if fld == "x" else 0
+            if arg in ("blockIdx", "blockDim", "gridDim"):
+                return 0
+            return 0 if not self.uses_thread_index(node) else None
+        if t == "identifier":
+            name = self.text_of(node)
+            if name not in self.thread_index_vars(fn):
+                return 0
+            defs = [r for op, r in self.local_defs_op(fn, name) if op == "="]
+            coefs = {str(self.warp_stride(fn, d, depth + 1)) for d in defs[:8]}
+            if len(coefs) != 1 or coefs == {"None"}:
+                return None  # redefined differently (or not at all): unknown
+            c = coefs.pop()
+            return "sym" if c == "sym" else int(c)
+        if t == "binary_expression":
+            op = self.text_of(node.child_by_field_name("operator"))
+            ln, rn = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if op in ("&", ">>") and not self.uses_thread_index(rn):
+                k = self.eval_int(rn, fn)
+                c = self.warp_stride(fn, ln, depth + 1)
+                if op == "&" and k is not None and k >= 31 and (k + 1) & k == 0:
+                    return c  # lane = tid & 31
+                if op == ">>" and c is not None and k is not None and k >= 5:
+                    return 0  # warp = tid >> 5
+                return None
+            if op in ("%", "/"):
+                if self.uses_thread_index(rn):
+                    return None
+                c = self.warp_stride(fn, ln, depth + 1)
+                if op == "%":
+                    return c
+                k = self.eval_int(rn, fn)
+                if c == 0 or (c is not None and (k is None or k >= 32)):
+                    return 0
+                return None
+            a, b = self.warp_stride(fn, ln, depth + 1), self.warp_stride(fn, rn, depth + 1)
+            if a is None or b is None:
+                return None
+            if op in ("+", "-"):
+                if "sym" in (a, b):
+                    return "sym" if (a, b) != (0, "sym") or op == "+" else "sym"
+                return a + b if op == "+" else a - b
+            if op == "*":
+                if a == 0 and b == 0:
+                    return 0
+                if a != 0 and b != 0:
+                    return None
+                c, other = (a, rn) if a != 0 else (b, ln)
+                k = self.eval_int(other, fn)
+                return "sym" if k is None or c == "sym" else c * k
+            return 0 if a == 0 and b == 0 else None
+        if t == "call_expression":
+            name = self.text_of(node.child_by_field_name("function")).split("::")[-1]
+            args = node.child_by_field_name("arguments")
+            if args is None:
+                return None
+            coefs = {str(self.warp_stride(fn, x, depth + 1)) for x in args.named_children
+                     if self.uses_thread_index(x)}
+            if not coefs:
+                return 0
+            low = name.lower()
+            if ("min" in low or "max" in low or "clamp" in low) and \
+                    len(coefs) == 1 and coefs != {"None"}:
+                c = coefs.pop()
+                return "sym" if c == "sym" else int(c)
+            return None
+        if t == "subscript_expression":
+            return 0 if not self.uses_thread_index(node) else None
+        return None
