@@ -208,12 +208,12 @@ def test_every_example_compiles_with_nvcc():
 
 @pytest.mark.parametrize("entry", BUILTIN.entries, ids=lambda e: e.id)
 def test_example_annotations_hold(entry):
-    from strategylens import tagger
+    from strategylens import tag
     from strategylens.detectors import load_detectors
 
     detectors = load_detectors(BUILTIN)
     outcomes = cat.test_catalog(
-        BUILTIN, lambda p: tagger.tag_file(p, detectors=detectors, catalog=BUILTIN).labels,
+        BUILTIN, lambda p: tag.tag_file(p, detectors=detectors, catalog=BUILTIN).labels,
         only=[entry.id])
     bad = [f"{o.outcome}: {o.id} at {o.example}:{o.line}" for o in outcomes
            if o.outcome in ("missing", "noisy")]

@@ -365,7 +365,7 @@ def test_mem10_vector_constructed_from_a_double_range():
 
 
 def test_mem10_narrower_than_the_reference():
-    from strategylens.tagger import tag_source
+    from strategylens.tag import tag_source
 
     reference = ("double norm(const float* x, int n) {\n"
                  "    double s = 0.0;\n"

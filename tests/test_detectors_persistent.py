@@ -8,7 +8,7 @@ from pathlib import Path
 
 from strategylens.catalog import load_catalog
 from strategylens.detectors import load_detectors
-from strategylens.tagger import tag_file
+from strategylens.tag import tag_file
 
 FILE = Path(__file__).parent / "fixtures" / "detectors" / "persistent_bfs.cu"
 

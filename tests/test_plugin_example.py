@@ -60,7 +60,7 @@ def test_env_variable_still_adds_a_catalog_without_the_entry_point(monkeypatch):
 
 
 def test_plugin_detector_registered_and_annotations_hold(installed_plugin):
-    from strategylens import tagger as tag
+    from strategylens import tag
     from strategylens.detectors import load_detectors
 
     c = cat.load_catalog()

@@ -140,7 +140,7 @@ def test_(
       strategylens catalog test
       strategylens catalog test --only MEM-02,PAR-04 --details
     """
-    from strategylens import tagger
+    from strategylens.tag import tag_file
     from strategylens.detectors import load_detectors
 
     c = _load(catalog)
@@ -151,7 +151,7 @@ def test_(
     detectors = load_detectors(c)
 
     def tag(path: Path) -> list:
-        result = tagger.tag_file(path, detectors=detectors, index=not no_index, catalog=c)
+        result = tag_file(path, detectors=detectors, index=not no_index, catalog=c)
         if not result.ok:
             err.print(f"[red]error:[/] {path}: {result.error}", highlight=False)
         return result.labels
