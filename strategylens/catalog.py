@@ -290,6 +290,12 @@ def _check_annotations(entry: Entry, known: set[str]) -> list[CatalogError]:
         except UnicodeDecodeError:
             errors.append(CatalogError(path, "(file)", "is not UTF-8 text", "save it as UTF-8"))
             continue
+        if path in entry.cases:
+            ref = case_reference(path)
+            if ref is not None and not ref.is_file():
+                errors.append(CatalogError(path, "reference", f"names {ref.name}, which does not "
+                                           "exist", "put the reference file beside the case or "
+                                           "correct the name in `// reference: FILE`"))
         for note in notes:
             if note.id not in known:
                 errors.append(CatalogError(path, f"line {note.line}",
@@ -355,6 +361,22 @@ def load_catalog(extra_dirs: Iterable[Path | str] = (), check_examples: bool = T
             errors += _check_annotations(entry, known)
     entries.sort(key=lambda e: (FAMILIES.index(e.family), e.id))
     return Catalog(entries=entries, errors=errors, dirs=dirs)
+
+
+_REFERENCE = re.compile(r"^\s*//\s*reference:\s*(\S+)")
+
+
+def case_reference(path: Path) -> Path | None:
+    """The task reference a case is tagged against: ``// reference: FILE`` among the comment
+    lines at the top of the file, FILE relative to the case's folder; None without one."""
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("//"):
+            return None
+        m = _REFERENCE.match(line)
+        if m:
+            return Path(path).parent / m.group(1)
+    return None
 
 
 _ANNOTATION = re.compile(r"//\s*(todo-expect|expect|ok)\s*:\s*([A-Z]{2,4}-[0-9A-Z]{2,5}(?:\s*,\s*[A-Z]{2,4}-[0-9A-Z]{2,5})*)")

@@ -14,11 +14,13 @@ from strategylens.tag.evidence import (FLAG_LABELS, ITERATIVE_LAUNCHES, add_harn
                                        harness_findings, rows_for)
 from strategylens.tag.file import (CALIBRATION, SIZE_LIMIT, FileResult, calibrate,
                                    calibration_model, check_bytes, get_catalog, label_features,
-                                   reference_model, resolve_detectors, tag_file, tag_source)
+                                   reference_model, resolve_detectors, tag_example, tag_file,
+                                   tag_source)
 
 __all__ = [
     "CALIBRATION", "Cache", "Evidence", "FLAG_LABELS", "FileResult", "ITERATIVE_LAUNCHES", "Label",
     "SIZE_LIMIT", "SUFFIXES", "add_harness_evidence", "calibrate", "calibration_model",
     "check_bytes", "expand_paths", "get_catalog", "harness_findings", "label_features",
-    "reference_model", "resolve_detectors", "rows_for", "tag_file", "tag_paths", "tag_source",
+    "reference_model", "resolve_detectors", "rows_for", "tag_example", "tag_file", "tag_paths",
+    "tag_source",
 ]

@@ -251,6 +251,16 @@ def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
     return tag_source(data, p, detectors, entry, index, catalog, size_limit, reference)
 
 
+def tag_example(path: str | Path, detectors=None, index: bool = True, catalog=None) -> FileResult:
+    """Tag a catalog example or case as ``strategylens catalog test`` does: with the task
+    reference its header names (``// reference: FILE``), if any."""
+    from strategylens.catalog import case_reference
+
+    ref = case_reference(Path(path))
+    return tag_file(path, detectors=detectors, index=index, catalog=catalog,
+                    reference=ref.read_bytes() if ref is not None else None)
+
+
 def read_source(path: str, size_limit: int) -> bytes | FileResult:
     """Up to ``size_limit + 1`` bytes of a file (one more tells that it is too large), or an
     error result naming the file."""
