@@ -32,7 +32,8 @@ def stage_loop(model: ProgramModel, loop: Loop) -> bool:
                 return True
         if depth < 1:
             for d in walk(body):
-                if d.type == "init_declarator" and model.root_identifier(d.child_by_field_name("declarator")) in model.identifiers(node):
+                if d.type == "init_declarator" and model.root_identifier(
+                        d.child_by_field_name("declarator")) in model.identifiers(node):
                     if has_geometric(d.child_by_field_name("value"), depth + 1):
                         return True
         return False

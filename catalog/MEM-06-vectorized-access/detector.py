@@ -53,7 +53,8 @@ class VectorizedAccess(Detector):
         tnode = None
         if node is not None and node.type == "call_expression":
             f = node.child_by_field_name("function")
-            if f is not None and f.type == "template_function" and model.text_of(f.child_by_field_name("name")) in ("reinterpret_cast", "static_cast"):
+            if f is not None and f.type == "template_function" and model.text_of(
+                    f.child_by_field_name("name")) in ("reinterpret_cast", "static_cast"):
                 tnode = f.child_by_field_name("arguments")
         elif node is not None and node.type == "cast_expression":
             tnode = node.child_by_field_name("type")

@@ -85,7 +85,8 @@ class DataLayoutTransformation(Detector):
             if arg is not None and arg.type == "subscript_expression":
                 return "SoA to AoS"
         if left is not None and right is not None and left.type == "subscript_expression" and \
-                right.type == "call_expression" and model.text_of(right.child_by_field_name("function")).startswith("make_"):
+                right.type == "call_expression" and model.text_of(
+                    right.child_by_field_name("function")).startswith("make_"):
             args = right.child_by_field_name("arguments")
             srcs = {model.array_name(strip(a)) for a in args.named_children
                     if strip(a) is not None and strip(a).type == "subscript_expression"}

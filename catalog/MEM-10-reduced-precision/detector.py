@@ -40,7 +40,8 @@ def _accumulators(model: ProgramModel, fn: Function, want: str) -> list[Node]:
             continue
         op = model.text_of(n.child_by_field_name("operator"))
         name = model.text_of(left)
-        if op in ("+=", "-=", "*=") or (op == "=" and name in model.identifiers(n.child_by_field_name("right"))):
+        if op in ("+=", "-=", "*=") or (op == "=" and name in model.identifiers(
+                n.child_by_field_name("right"))):
             updated.add(name)
     out = []
     for n in model.fn_nodes(fn, "declaration"):

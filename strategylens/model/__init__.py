@@ -86,8 +86,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from strategylens.model.categories import (SCALAR_BYTES, THREAD_BUILTINS, VECTOR_BITS, call_category,
-                                           type_size)
+from strategylens.model.categories import (SCALAR_BYTES, THREAD_BUILTINS, VECTOR_BITS,
+                                           call_category, type_size)
 from strategylens.model.host import (HOST_SORTS, copy_direction, is_cub_device, is_host_function,
                                      is_library_compute, is_thrust_algorithm, library_call)
 from strategylens.model.items import (Access, Call, Function, Launch, Loop, Macro, Param, Pragma,

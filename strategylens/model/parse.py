@@ -6,7 +6,8 @@ from __future__ import annotations
 from tree_sitter import Node, QueryCursor
 
 from strategylens.model.items import Function, Macro, Param
-from strategylens.model.syntax import SKIP_TYPES, compile_query, declarator_name, parser, remember, walk
+from strategylens.model.syntax import (SKIP_TYPES, compile_query, declarator_name, parser, remember,
+                                       walk)
 
 _KNOWN_ATTRIBUTE_MACROS = {"__align__", "__launch_bounds__", "alignas", "__restrict__",
                            "__forceinline__", "__noinline__", "__inline__", "__device__",
