@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from strategylens import tagger
+from strategylens import tag as tagger
+from strategylens.tag import batch
 from strategylens.cli import app
 from strategylens.detectors import Detector, Finding
 from strategylens.detectors.substring import strip_comments
@@ -317,7 +318,7 @@ def _crash(items):
 
 
 def test_worker_crash_falls_back_in_process(bad_tree, monkeypatch):
-    monkeypatch.setattr(tagger, "_worker_tag", _crash)
+    monkeypatch.setattr(batch, "_worker_tag", _crash)
     results = {Path(r.path).name: r for r in tagger.tag_paths(
         [bad_tree / "good.cu", bad_tree / "macro.cu"], jobs=2, detectors="substring",
         index=True, cache=False, chunk=1)}

@@ -27,7 +27,7 @@ from strategylens import REPO_ROOT, __version__
 from strategylens.catalog import load_catalog
 from strategylens.detectors import load_detectors
 from strategylens.provenance import git_commit
-from strategylens.tagger import tag_file
+from strategylens.tag import tag_file
 
 GOLD = REPO_ROOT / "tests" / "fixtures" / "gold"
 
