@@ -19,9 +19,6 @@ PACKAGE = REPO_ROOT / "strategylens"
 DETECTORS = sorted((REPO_ROOT / "catalog").glob("*/detector.py")) + sorted(
     (REPO_ROOT / "examples").glob("*/*/catalog/*/detector.py"))
 MAX_LINES = 800
-# modules split on the other architecture branches (arch-runtime: harness, tasks; arch-stats:
-# stats); strict, so the test fails as soon as they are short enough and the marks can go
-ELSEWHERE = {"strategylens.harness", "strategylens.tasks", "strategylens.stats"}
 DETECTOR_API = ("strategylens.model", "strategylens.detectors")
 
 
@@ -128,9 +125,7 @@ def test_cycle_finder_finds_a_loop():
 
 
 @pytest.mark.parametrize("name", sorted(ALL), ids=str)
-def test_module_size(name, request):
-    if name in ELSEWHERE:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="split on another branch"))
+def test_module_size(name):
     lines = ALL[name].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{ALL[name]}: {lines} lines (at most {MAX_LINES})"
 

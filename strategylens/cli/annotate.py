@@ -135,7 +135,7 @@ def command(
 
 def _jobs(paths, task, hints, catalog):
     from strategylens.annotate.run import Job
-    from strategylens.tagger import expand_paths
+    from strategylens.tag import expand_paths
 
     files = expand_paths(paths)
     refs = _references(files, task)
@@ -171,7 +171,7 @@ def _references(files, task) -> dict:
 
 
 def _hints(path: Path, catalog) -> list[dict] | None:
-    from strategylens.tagger import tag_file
+    from strategylens.tag import tag_file
 
     try:
         result = tag_file(path, catalog=catalog, index=False)

@@ -11,9 +11,7 @@ from collections.abc import Sequence
 from strategylens.detectors import Evidence, Label
 from strategylens.tag.file import FileResult, kind_of, calibrate
 
-# Anti-patterns that audit flags show directly. The one place this mapping lives in the tag
-# package; the audit's flag table is meant to own it (then this name points there).
-FLAG_LABELS = {"cross-call-state": "AP-04", "stale-output": "AP-04", "host-compute": "AP-05"}
+from strategylens.harness.audit import FLAG_LABELS  # anti-patterns the audit flags show
 
 
 ITERATIVE_LAUNCHES = 3  # kernel launches per call from which a call counts as iterative
