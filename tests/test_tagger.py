@@ -380,7 +380,7 @@ def test_tag_task_option_gives_reference_relative_evidence(tmp_path):
     from strategylens import REPO_ROOT
     from strategylens.cli import app
 
-    gold = REPO_ROOT / "tests" / "fixtures" / "gold-independent-b" / "sph_density.cu"
+    gold = REPO_ROOT / "tasks" / "sph_density" / "solutions" / "gb-sph_density.cu"
     args = ["tag", str(gold), "--format", "jsonl", "--no-cache", "--no-index"]
     with_task = CliRunner().invoke(app, args + ["--task", "sph_density"])
     without = CliRunner().invoke(app, args)
@@ -474,8 +474,8 @@ def test_cli_store_adds_the_committed_h200_evidence(tmp_path):
 
 def test_cli_task_auto_gives_each_file_its_tasks_reference(tmp_path):
     root = Path(__file__).resolve().parents[1]
-    files = [str(root / "tests" / "fixtures" / "gold-heldout" / "pagerank_pull.cu"),
-             str(root / "tests" / "fixtures" / "gold-heldout2" / "spmv_thrust_norm.cu")]
+    files = [str(root / "tasks" / "pagerank" / "solutions" / "gh-pagerank_pull.cu"),
+             str(root / "tasks" / "spmv_power" / "solutions" / "gh2-spmv_thrust_norm.cu")]
     stray = tmp_path / "stray.cu"
     stray.write_text("__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
                      "extern \"C\" void solution_compute(float* x) { k<<<1, 32>>>(x); }\n")

@@ -43,10 +43,10 @@ def examples(gold_dir: Path, catalog, detectors) -> list[dict]:
     for name, spec in labels.items():
         ref = ROOT / "tasks" / str(spec.get("task")) / "reference.c"
         try:
-            result = tag_file(gold_dir / name, detectors=detectors, catalog=catalog,
+            result = tag_file(gold_dir / spec.get("path", name), detectors=detectors, catalog=catalog,
                               reference=ref.read_bytes() if ref.is_file() else None)
         except TypeError:  # a tagger from before reference-relative evidence (--dump on it)
-            result = tag_file(gold_dir / name, detectors=detectors, catalog=catalog)
+            result = tag_file(gold_dir / spec.get("path", name), detectors=detectors, catalog=catalog)
         present, unsure = spec.get("present") or {}, set(spec.get("unsure") or [])
         for lb in result.labels:
             if lb.id not in unsure:

@@ -32,6 +32,7 @@ _NOUNS = {
     "report": "report",
     "annotate": "annotate",
     "labels": "labels",
+    "corpus": "corpus",
 }
 
 
