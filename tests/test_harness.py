@@ -143,6 +143,49 @@ def test_validate_verdicts(task, sets):
     assert (lv["correct"], lv["tight_ok"]) == (True, False)
 
 
+def test_wrong_answer_says_where_it_is_wrong(task, sets):
+    import json
+
+    want = sets[0].expected["out"]
+    got = want.copy()
+    got[[5, 9, 4000]] += np.float32(0.5)   # tolerance there: 0.01 + 0.01 * |want|
+    v = validate.validate({"out": got}, sets[0], sets, _cmp(task), None)
+    m = json.loads(v["mismatch"])["out"]
+    assert (v["correct"], m["wrong"], m["of"], m["first"], m["nan"]) == (False, 3, 4096,
+                                                                         [5, 9, 4000], 0)
+    assert m["max_abs_err"] == pytest.approx(0.5, rel=1e-5)
+    tol = 0.01 + 0.01 * np.abs(want[[5, 9, 4000]].astype(np.float64))
+    assert m["tol_ratio"] == pytest.approx(float((0.5 / tol).max()), rel=1e-4)
+    assert validate.validate({"out": want.copy()}, sets[0], sets, _cmp(task), None)[
+        "mismatch"] is None
+    trials = [dict(trial("warmup"), correct=True), dict(trial(), **v), trial(s=1)]
+    assert validate.mismatch_summary(trials) == (
+        f"1 of 2 calls wrong; timed call on set 0: out: 3 of 4096 elements wrong (0.1%), "
+        f"first at 5, 9, 4000; max abs error 0.5 ({m['tol_ratio']:.3g}x its tolerance)")
+    assert validate.mismatch_summary(trials[:1] + trials[2:]) is None
+    # a failed launch leaves the output unwritten: the poison and the CUDA error say so
+    poison = want.copy()
+    poison.view(np.uint8)[:] = validate.POISON_BYTE
+    pv = validate.validate({"out": poison}, sets[0], sets, _cmp(task), None)
+    text = validate.mismatch_summary([dict(trial(), **pv)], ["__cudaLaunchKernel _Z4histPKiPj "
+                                                           "<<<...>>> failed: cudaErrorInvalidValue"])
+    # the poison pattern is a float near -2.9e-16: right where the answer is within atol of 0
+    near_zero = int((np.abs(want.astype(np.float64) - poison[0]) <= 0.01 + 0.01 * np.abs(want)).sum())
+    assert near_zero > 0
+    assert text.startswith(f"1 of 1 calls wrong; timed call on set 0: out: {4096 - near_zero} "
+                           f"of 4096 elements wrong ({(4096 - near_zero) / 4096:.1%}), first at ")
+    assert text.endswith("; 4096 element(s) never written; CUDA: __cudaLaunchKernel "
+                         "_Z4histPKiPj <<<...>>> failed: cudaErrorInvalidValue")
+
+
+def test_mismatch_summary_of_trials_recorded_before_it():
+    old = dict(trial(), correct=False, mismatches=64, max_abs_err=0.75,
+               compare_detail="out: 64 of 4096 differ: [4032] got 1.0 want 0.25")
+    assert validate.mismatch_summary([old]) == (
+        "1 of 1 calls wrong; timed call on set 0: 64 element(s) wrong; max abs error 0.75; "
+        "out: 64 of 4096 differ: [4032] got 1.0 want 0.25")
+
+
 def test_layout_is_page_aligned_and_sized_for_the_largest_set(task, sets):
     layout, size = buffers.layout_for([H.param_dict(p) for p in task.params], sets)
     arrays = {p["name"]: (p["offset"], p["nbytes"]) for p in layout if p["kind"] == "array"}
@@ -219,6 +262,47 @@ def test_stale_and_cross_call_state():
     tr["trials"][3].update(correct=False, stale_of=0)
     tr["trials"][10].update(correct=False, stale_of=1)  # the first fresh set
     assert set(A.audit(tr)) == {"stale-output", "cross-call-state"}
+
+
+def _wrong(tr, which=lambda t: True, **kw):
+    for t in tr["trials"]:
+        if which(t):
+            t.update(correct=False, mismatches=4096, max_abs_err=0.9, tight_ok=None, **kw)
+    return tr
+
+
+def test_an_always_wrong_answer_is_not_cross_call_state():
+    # issue 20: an fp16 computation outside the tolerance, a BFS assuming symmetric graphs, a
+    # histogram whose privatisation fails: wrong on every call, the fresh probes included
+    assert A.audit(_wrong(honest_trace())) == {}
+    # a data-dependent bug that the timed sets happen not to trigger: wrong on both calls of
+    # each fresh set, right on the timed sets
+    fresh_only = _wrong(honest_trace(), lambda t: t["phase"].startswith("probe"))
+    assert A.check_cross_call_state(fresh_only) is None
+    # a NaN answer everywhere (the nan_output cheat): nan-output, not kept state
+    assert set(A.audit(_wrong(honest_trace(), nan_count=4096))) == {"nan-output"}
+
+
+def test_an_answer_that_changes_with_the_history_is_cross_call_state():
+    # right on the timed calls of set 0, wrong on both control calls after the probes
+    tr = honest_trace()
+    tr["trials"] += [trial("probe-control", 0, correct=False, mismatches=10)] * 2
+    assert A.audit(tr) == {"cross-call-state": (
+        "input set 0 answered right on its first 6 call(s) and wrong on the 2 after: the "
+        "answer changed with the calls before it")}
+    # one wrong call among right ones (a race) is not a switch
+    tr["trials"].pop()
+    assert A.check_cross_call_state(tr) is None
+    tr["trials"] += [trial("profile", 0), trial("probe-control", 0, correct=False)]
+    assert A.check_cross_call_state(tr) is None
+    # a fresh set answered with another set's answer
+    stale = _set(honest_trace(), 10, correct=False, stale_of=0)
+    assert A.check_cross_call_state(stale) == (
+        "1 fresh input set(s) answered with another set's answer (first: set 2 got the answer "
+        "of seed offset 0)")
+    # wrong first, right later on the same inputs is no evidence of kept state
+    warm = _set(honest_trace(), 0, correct=False, mismatches=3)
+    assert A.check_cross_call_state(warm) is None
 
 
 def test_content_cache_is_caught_by_fresh_inputs_being_slow():

@@ -132,12 +132,19 @@ def check_stale_output(trace: dict, th: Thresholds = Thresholds()) -> str | None
     if stale:
         t = stale[0]
         return (f"{len(stale)} call(s) returned another input set's answer "
-                f"(first: set {t['set']} got answer of seed offset {t['stale_of']})")
+                f"(first: set {t['set']} got answer of seed offset {int(t['stale_of'])})")
     return None
 
 
 def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | None:
-    """Fresh input sets are answered wrongly, or every one is much slower than repeated inputs.
+    """Answers depend on earlier calls, fresh inputs are much slower than repeated ones, or
+    device memory stays allocated between calls.
+
+    A wrong answer counts only with evidence of state: an input set answered with another set's
+    answer (``stale_of``) or answered right on one call and wrong on a later one. A solution
+    that is always wrong on some inputs (low precision, a data-dependent bug, a failed launch)
+    is a wrong answer, described by the row's mismatch summary, not kept state. (A race that
+    makes one input's answer flip between calls looks like state too.)
 
     After the timed calls each fresh set is called twice (``probe-novel``, ``probe-repeat``),
     then a timed set once (``probe-control``). An honest solution takes about as long on a set it
@@ -152,9 +159,9 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
     trials = trace.get("trials", [])
     novel = [t for t in trials if t.get("phase") == "probe-novel"]
     repeat = [t for t in trials if t.get("phase") == "probe-repeat"]
-    wrong = [t for t in novel if not t.get("correct", True)]
-    if wrong:
-        return f"{len(wrong)} fresh input set(s) answered wrongly after the timed calls"
+    stateful = answers_depend_on_history(trials)
+    if stateful:
+        return stateful
     timed = _timed(trace)
     kept = persistent_bytes(trace)
     if kept is not None and kept > th.persistent_bytes:
@@ -173,6 +180,26 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
            for n in slow):
         return (f"fresh inputs took {', '.join(f'{n:.3f}' for n in slow)} ms against "
                 f"{fast:.3f} ms on inputs seen before: repeated inputs are served from a cache")
+    return None
+
+
+def answers_depend_on_history(trials: list[dict]) -> str | None:
+    """Evidence that answers came from earlier calls: a fresh input set answered with another
+    set's answer, or an input set answered right on every call up to one and wrong on every
+    call from it on (at least two: a one-off wrong call is not a switch)."""
+    stale = [t for t in trials if t.get("phase") == "probe-novel" and t.get("stale_of") is not None]
+    if stale:
+        return (f"{len(stale)} fresh input set(s) answered with another set's answer (first: set "
+                f"{stale[0]['set']} got the answer of seed offset {int(stale[0]['stale_of'])})")
+    verdicts: dict = {}
+    for t in trials:
+        if t.get("correct") is not None:
+            verdicts.setdefault(t.get("set"), []).append(bool(t["correct"]))
+    for k, v in sorted(verdicts.items(), key=lambda kv: str(kv[0])):
+        right = v.index(False) if False in v else len(v)
+        if right and len(v) - right >= 2 and not any(v[right:]):
+            return (f"input set {k} answered right on its first {right} call(s) and wrong on "
+                    f"the {len(v) - right} after: the answer changed with the calls before it")
     return None
 
 

@@ -256,7 +256,9 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
             rows.append(row)
             med = row["e2e_ms_median"]
             log(f"{task.id}/{z.size} {row['solution']}: {row['status']}, correct={row['correct']}, "
-                f"e2e={'-' if med is None else f'{med:.3f} ms'}, flags={row['audit_flags']}")
+                f"e2e={'-' if med is None else f'{med:.3f} ms'}, flags={row['audit_flags']}"
+                + (f"\n    wrong: {row['mismatch']}" if row["mismatch"] else "")
+                + (f"\n    {row['status_detail'][:400]}" if row["status"] not in ("ok",) else ""))
         for z in group:
             if layouts[z.size] is not z.shared:
                 layouts[z.size].close()
