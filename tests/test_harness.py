@@ -83,6 +83,38 @@ def test_native_helpers_compile(tmp_path):
     assert all(p.exists() for p in paths.values())
 
 
+def test_output_samples_at_return_count_what_changed_after_it(tmp_path):
+    """The real libslchild.so's sampling (no CUDA call): plan, take at return, compare."""
+    import ctypes
+
+    lib = ctypes.CDLL(str(H.build_native(tmp_path)["slchild"]))
+    lib.sl_snapshot_plan.restype = ctypes.c_long
+    lib.sl_snapshot_plan.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t,
+                                     ctypes.c_size_t, ctypes.c_uint64]
+    lib.sl_snapshot_changed.restype = ctypes.c_long
+    checked = ctypes.c_long(0)
+
+    def plan(arr, samples, seed=7):
+        return lib.sl_snapshot_plan(arr.ctypes.data, arr.nbytes, arr.itemsize, samples, seed)
+
+    small = np.full(100, 0xA5A5A5A5, dtype=np.uint32)   # poison, as before a call
+    big = np.full(1 << 20, 0xA5A5A5A5, dtype=np.uint32)
+    assert plan(small, 1024) == 100 and plan(big, 1024) == 1024
+    lib.sl_snapshot_take()               # the moment of return
+    small[:] = 1                         # written after it
+    big[0] = big[-1] = 2                 # the first and the last are always sampled
+    assert lib.sl_snapshot_changed(ctypes.byref(checked)) == 102 and checked.value == 1124
+    assert lib.sl_snapshot_changed(ctypes.byref(checked)) == 0 and checked.value == 0  # cleared
+    assert plan(big, 1024) == 1024       # an output complete at return: nothing changes
+    lib.sl_snapshot_take()
+    assert lib.sl_snapshot_changed(ctypes.byref(checked)) == 0 and checked.value == 1024
+    big[:] = 0
+    plan(big, 64, seed=1)
+    lib.sl_snapshot_take()
+    big[:] = 3                           # every sampled position changed: 64 of 64
+    assert lib.sl_snapshot_changed(ctypes.byref(checked)) == 64 and checked.value == 64
+
+
 def test_rel_noise_and_rotation():
     assert stopping.rel_noise([1.0, 1.0, 1.0]) == float("inf")
     assert stopping.rel_noise([1.0] * 10) == 0.0
@@ -376,6 +408,56 @@ def test_work_after_return():
     for t in tr["trials"]:
         t["return_ms"] = 0.3
     assert set(A.audit(tr)) == {"work-after-return"}
+
+
+def _checked_trace(changed_on: dict[int, int] | None = None):
+    """The honest trace with every untimed call sampled at its return (1024 elements)."""
+    tr = honest_trace()
+    for i, t in enumerate(tr["trials"]):
+        t["return_pending"] = False
+        if t["phase"] != "timed":
+            t.update(return_checked=1024, return_changed=(changed_on or {}).get(i, 0))
+    return tr
+
+
+def test_work_after_return_from_outputs_sampled_at_return():
+    assert A.check_work_after_return(_checked_trace()) is None
+    # one probe call whose outputs were still being written when it returned
+    tr = _checked_trace({11: 1024})
+    assert A.audit(tr) == {"work-after-return": (
+        "outputs unfinished at return in 1 of 6 checked call(s): up to 1024 of 1024 sampled "
+        "output elements were written after the call returned")}
+    worst = _checked_trace({10: 3, 12: 800})
+    assert "up to 800 of 1024 sampled" in A.check_work_after_return(worst)
+
+
+def _registering_trace(pending_calls: int, tail_ms: float = 1.0):
+    """The black_scholes case of issue 20: the call page-locks the caller's arrays (9 ms of a
+    10 ms call on the host), queues copies and kernels on the legacy stream and returns; the
+    device is idle 1 ms later, a tenth of the call."""
+    tr = honest_trace()
+    timed = [t for t in tr["trials"] if t["phase"] == "timed"]
+    for i, t in enumerate(tr["trials"]):
+        t.update(outside_ms=10.2, inside_ms=10.0, return_ms=10.0 - tail_ms, event_ms=10.0,
+                 return_pending=False, cpu_ms=0.5)
+    for t in timed[:pending_calls]:
+        t["return_pending"] = True
+    return tr
+
+
+def test_work_queued_at_return_is_flagged_whatever_share_of_the_call_it_is():
+    tr = _registering_trace(pending_calls=10)
+    assert A.audit(tr) == {"work-after-return": (
+        "device work still queued at the return of 10 of 10 timed calls; device idle "
+        "1.000 ms later")}
+    assert A.check_work_after_return(_registering_trace(pending_calls=5)) is not None
+    # a few calls that caught the tail of a free or a copy are not a pattern
+    assert A.check_work_after_return(_registering_trace(pending_calls=4)) is None
+    # queued work that ends within the sync's own cost is noise
+    assert A.check_work_after_return(_registering_trace(10, tail_ms=0.015)) is None
+    # without the query (traces recorded before it) the idle-time rule alone decides: it passes
+    old = _registering_trace(pending_calls=0)
+    assert A.check_work_after_return(old) is None
 
 
 def test_load_time_work():

@@ -7,7 +7,10 @@ the flags it raises with the evidence for each. A trace is a dict:
     every call: ``phase`` (warmup|timed|probe-novel|probe-repeat|probe-control|profile), ``set``,
     ``outside_ms``, ``inside_ms``, ``return_ms``, ``event_ms``, ``cpu_ms``, ``correct``,
     ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``,
-    ``validated`` (full | sample), optional ``profile`` (CUPTI totals for that call).
+    ``validated`` (full | sample), ``return_pending`` (device work queued on the legacy or the
+    calling thread's per-thread default stream at the return), on untimed calls ``return_checked`` / ``return_changed`` (output elements
+    sampled at the return, and those that changed after it), optional ``profile`` (CUPTI
+    totals for that call).
 ``noop_overhead_ms``
     outside-minus-inside time of no-op calls (the measured round trip).
 ``sleep_overhead_ms``
@@ -45,11 +48,15 @@ class Thresholds:
     tamper_sleep_mult: float = 1.5      #             sleep_mult * median sleep calibration) + floor
     after_return_frac: float = 0.2      # device idle after return > this fraction of the call
     after_return_min_ms: float = 0.02
+    after_return_pending: float = 0.5   # share of timed calls returning with work still queued
     load_wall_ms: float = 2000.0        # loading takes longer than this
     load_cpu_ms: float = 1000.0
     load_mem_bytes: int = 64 << 20      # device memory taken at load
     host_cpu_frac: float = 0.5          # host CPU time over the call's time
     host_device_frac: float = 0.25      # device busy (kernels, copies, memsets) over the call
+    host_moved_frac: float = 0.1        # copies under this share of the input (output) bytes:
+                                        # the inputs were not uploaded (the outputs not fetched)
+    token_threads: int = 32             # a launch of at most this many threads is a token
     probe_slow_ratio: float = 2.0       # fresh input slower than repeated by this ratio, and
                                         # than the timed p90 (H200: honest <= 1.56x,
                                         # caching cheat >= 6.2x; analyses/h200/README.md)
@@ -215,15 +222,39 @@ def persistent_bytes(trace: dict) -> int | None:
 
 
 def check_work_after_return(trace: dict, th: Thresholds = Thresholds()) -> str | None:
-    """The call returns long before the device is idle."""
+    """The call returns before its work is done: a caller reading the outputs then reads
+    unfinished results.
+
+    Three views, any one suffices: output elements sampled the moment an untimed call returned
+    changed afterwards (the poison written before the call still there, or any other value:
+    work on any stream, a host thread); device work still queued on the legacy or the calling
+    thread's per-thread default stream at the return of at least ``after_return_pending`` of
+    the timed calls, with the device busy over ``after_return_min_ms`` after it; or the device
+    idle long after the return (``after_return_frac`` of the call). The last alone misses a
+    call whose host part is long, such as page-locking the caller's arrays before queueing the
+    work; streams the solution created are seen through the outputs and the time to idle only.
+    """
+    reasons = []
+    checked = [t for t in trace.get("trials", []) if t.get("return_checked")]
+    late = [t for t in checked if t.get("return_changed")]
+    if late:
+        worst = max(late, key=lambda t: t["return_changed"] / t["return_checked"])
+        reasons.append(f"outputs unfinished at return in {len(late)} of {len(checked)} checked "
+                       f"call(s): up to {worst['return_changed']} of {worst['return_checked']} "
+                       "sampled output elements were written after the call returned")
     trials = _timed(trace)
-    if not trials:
-        return None
-    ret = float(np.median([t["return_ms"] for t in trials]))
-    idle = float(np.median([t["inside_ms"] for t in trials]))
-    if idle - ret > th.after_return_min_ms and idle - ret > th.after_return_frac * idle:
-        return f"returned after {ret:.3f} ms, device idle after {idle:.3f} ms"
-    return None
+    if trials:
+        ret = float(np.median([t["return_ms"] for t in trials]))
+        idle = float(np.median([t["inside_ms"] for t in trials]))
+        pending = [t for t in trials if t.get("return_pending")]
+        if idle - ret > th.after_return_min_ms and idle - ret > th.after_return_frac * idle:
+            reasons.append(f"returned after {ret:.3f} ms, device idle after {idle:.3f} ms")
+        elif pending and len(pending) >= th.after_return_pending * len(trials):
+            tail = float(np.median([t["inside_ms"] - t["return_ms"] for t in pending]))
+            if tail > th.after_return_min_ms:
+                reasons.append(f"device work still queued at the return of {len(pending)} of "
+                               f"{len(trials)} timed calls; device idle {tail:.3f} ms later")
+    return "; ".join(reasons) or None
 
 
 def check_load_time_work(trace: dict, th: Thresholds = Thresholds()) -> str | None:
@@ -353,15 +384,17 @@ class Flag:
 # tests/test_harness.py (FLAG_TRACES); see DEVELOPERS.md.
 FLAGS: tuple[Flag, ...] = (
     Flag("cross-call-state", check_cross_call_state, True, "AP-04",
-         "fresh inputs answered wrongly or much slower than repeated ones; device memory kept"),
+         "answers that depend on earlier calls, fresh inputs much slower than repeated ones, "
+         "or device memory kept between calls"),
     Flag("stale-output", check_stale_output, True, "AP-04",
          "an output equals another input set's answer"),
     Flag("work-after-return", check_work_after_return, True, None,
-         "the call returns long before the device is idle"),
+         "outputs written or device work still queued after the call returns"),
     Flag("load-time-work", check_load_time_work, True, None,
          "kernels, copies, memory or threads started while the library loads"),
     Flag("host-compute", check_host_compute, True, "AP-05",
-         "most of the call is host CPU time outside CUDA while the device idles"),
+         "most of the call is host CPU time outside CUDA while the device idles, or no "
+         "upload, no fetch and only token kernels"),
     Flag("input-mutation", check_input_mutation, True, None,
          "a call changed an input array"),
     Flag("partial-output", check_partial_output, True, None,
