@@ -488,6 +488,60 @@ def test_host_compute_with_and_without_profile():
     assert "no CUPTI" in A.check_host_compute(noprof)
 
 
+def _small_call_trace(threads, h2d_bytes=0, d2h_bytes=0, kernel_ms=0.0006, launches=1):
+    """A 0.03 ms call of the small size (32 KiB in, 16 KiB out) whose host part, 5 us, is
+    shorter than its CUDA calls (20 us): the CPU-share rule cannot see it."""
+    tr = honest_trace(bytes_in=32768, bytes_out=16384, noop_overhead_ms=[0.02] * 5)
+    prof = {"kernel_ms": kernel_ms, "h2d_ms": 0.0, "d2h_ms": 0.0, "memset_ms": 0.0,
+            "api_ms": 0.02, "kernel_launches": launches, "kernel_threads_max": threads,
+            "h2d_bytes": h2d_bytes, "d2h_bytes": d2h_bytes}
+    for t in tr["trials"]:
+        t.update(outside_ms=0.05, inside_ms=0.03, return_ms=0.029, event_ms=0.03, cpu_ms=0.025)
+        if t.get("profile"):
+            t["profile"] = prof
+    return tr
+
+
+def test_host_compute_signature_does_not_depend_on_the_size():
+    tr = _small_call_trace(threads=1)
+    assert A.audit(tr) == {"host-compute": (
+        "no launch over 1 thread(s); 0% of the input bytes uploaded, 0% of the output bytes "
+        "fetched; device busy 0.0006 ms of a 0.03 ms call (CUPTI): the answer was computed on "
+        "the host")}
+    # a cache hit served from host memory launches nothing at all
+    assert A.check_host_compute(_small_call_trace(threads=0, launches=0)).startswith(
+        "no kernel launched; 0% of the input bytes")
+
+
+def test_host_compute_signature_spares_honest_small_calls():
+    # zero-copy: the kernel reads the inputs over the link (no copies), 1024 threads
+    assert A.check_host_compute(_small_call_trace(threads=1024, kernel_ms=0.004)) is None
+    # a token launch beside real uploads and fetches (a one-thread sequential kernel)
+    assert A.check_host_compute(_small_call_trace(1, h2d_bytes=32768, d2h_bytes=16384)) is None
+    # the answer fetched from the device (a cached device buffer: stale, not host compute)
+    assert A.check_host_compute(_small_call_trace(0, d2h_bytes=16384, launches=0)) is None
+    # the device busy for most of the call
+    assert A.check_host_compute(_small_call_trace(1, kernel_ms=0.02)) is None
+    # launch sizes not recorded (traces before issue 20): no verdict from the signature
+    assert A.check_host_compute(_small_call_trace(threads=None)) is None
+    # input and output sizes unknown: no verdict from the signature
+    tr = _small_call_trace(threads=1)
+    del tr["bytes_in"]
+    assert A.check_host_compute(tr) is None
+
+
+def test_summarize_activity_keeps_the_largest_launch():
+    recs = [{"kind": "kernel", "ns": 2000, "threads": 1},
+            {"kind": "kernel", "ns": 5000, "threads": 4096},
+            {"kind": "memcpy", "copy": "HTOD", "bytes": 64, "ns": 1000}]
+    s = H.summarize_activity(recs)
+    assert (s["kernel_launches"], s["kernel_threads_max"], s["kernel_ms"], s["h2d_bytes"]) == \
+        (2, 4096, pytest.approx(0.007), 64)
+    assert H.summarize_activity([])["kernel_threads_max"] == 0
+    assert H.summarize_activity(recs + [{"kind": "kernel", "ns": 1, "threads": None}])[
+        "kernel_threads_max"] is None
+
+
 def test_output_and_input_checks():
     tr = honest_trace()
     tr["trials"][2].update(inputs_changed=True)

@@ -23,6 +23,8 @@ the flags it raises with the evidence for each. A trace is a dict:
     lines ``open\\t<path>`` / ``env\\t<name>`` logged after the solution was armed.
 ``floor_pinned_ms``
     the transfer floor of the size, when known.
+``bytes_in`` / ``bytes_out``
+    bytes of the input (in, inout) and output (out, inout) arrays of the size, when known.
 ``inputs_final_changed``
     input sets found changed by the full comparison after the calls (resident inputs).
 
@@ -277,20 +279,26 @@ def check_load_time_work(trace: dict, th: Thresholds = Thresholds()) -> str | No
 
 
 def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None:
-    """Most of the call is host CPU time spent outside the CUDA API while the device idles.
+    """Most of the call is host CPU time spent outside the CUDA API while the device idles, or
+    the device plainly did not compute the answer.
 
-    With CUPTI, host CPU time (all threads, from getrusage) minus the time inside CUDA runtime
-    calls must stay under ``host_cpu_frac`` of the call unless the device (kernels, copies,
-    memsets) is busy for at least ``host_device_frac`` of it. Without CUPTI, only a call that is
-    faster than the transfer floor while the host is busy is flagged.
+    With CUPTI, two rules. (1) Host CPU time (all threads, from getrusage) minus the time inside
+    CUDA runtime calls over ``host_cpu_frac`` of the call while the device (kernels, copies,
+    memsets) is busy for under ``host_device_frac`` of it. (2) A signature that does not depend
+    on the size: the inputs were not uploaded and the outputs not fetched (copies under
+    ``host_moved_frac`` of their bytes), the device was busy for under ``host_device_frac`` of
+    the call and no launch had more than ``token_threads`` threads (or there was none). At small
+    sizes (1) misses a host loop shorter than the CUDA calls' fixed costs; (2) needs the launch
+    sizes, which traces recorded before them lack unless no kernel ran. Without CUPTI, only a
+    call faster than the transfer floor while the host is busy is flagged.
     """
     trials = _timed(trace)
     if not trials:
         return None
     call = call_ms(trace)
-    cpu = float(np.median([t["cpu_ms"] for t in trials]))
-    if call <= 0 or cpu < th.host_cpu_frac * call:
+    if call <= 0:
         return None
+    cpu = float(np.median([t["cpu_ms"] for t in trials]))
     profiled = [t["profile"] for t in trace.get("trials", []) if t.get("profile")]
     if profiled:
         busy = float(np.median([p["kernel_ms"] + p["h2d_ms"] + p["d2h_ms"] + p.get("memset_ms", 0)
@@ -299,12 +307,51 @@ def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None
         if cpu - api > th.host_cpu_frac * call and busy < th.host_device_frac * call:
             return (f"host CPU {cpu:.3f} ms outside CUDA calls ({api:.3f} ms inside) of a "
                     f"{call:.3f} ms call; device busy {busy:.3f} ms (CUPTI)")
+        token = _token_launches(profiled, th)
+        moved = _moved_share(profiled, trace)
+        if token and moved is not None and busy < th.host_device_frac * call:
+            up, down = moved
+            if up < th.host_moved_frac and down < th.host_moved_frac:
+                return (f"{token}; {up:.0%} of the input bytes uploaded, {down:.0%} of the "
+                        f"output bytes fetched; device busy {busy:.3g} ms of a {call:.3g} ms "
+                        "call (CUPTI): the answer was computed on the host")
+        return None
+    if cpu < th.host_cpu_frac * call:
         return None
     floor = trace.get("floor_pinned_ms")
     if floor and call < 0.8 * floor:
         return (f"host CPU {cpu:.3f} ms of a {call:.3f} ms call, faster than the transfer floor "
                 f"{floor:.3f} ms (no CUPTI)")
     return None
+
+
+def _token_launches(profiled: list[dict], th: Thresholds) -> str | None:
+    """How the profiled calls launched nothing but token kernels, or None (a real launch, or
+    a launch whose size was not recorded)."""
+    sizes = []
+    for p in profiled:
+        if not p.get("kernel_launches"):
+            sizes.append(0)
+        elif p.get("kernel_threads_max") is None:
+            return None
+        else:
+            sizes.append(int(p["kernel_threads_max"]))
+    if max(sizes) > th.token_threads:
+        return None
+    if max(sizes) == 0:
+        return "no kernel launched"
+    return f"no launch over {max(sizes)} thread(s)"
+
+
+def _moved_share(profiled: list[dict], trace: dict) -> tuple[float, float] | None:
+    """Median host-to-device bytes over the input bytes and device-to-host bytes over the
+    output bytes of the profiled calls; None when the sizes are unknown."""
+    b_in, b_out = trace.get("bytes_in"), trace.get("bytes_out")
+    if not b_in or not b_out:
+        return None
+    up = float(np.median([p.get("h2d_bytes", 0) for p in profiled])) / b_in
+    down = float(np.median([p.get("d2h_bytes", 0) for p in profiled])) / b_out
+    return up, down
 
 
 def check_input_mutation(trace: dict, th: Thresholds = Thresholds()) -> str | None:

@@ -87,7 +87,8 @@ class _Cupti:
         for a in activities:
             k = a.kind
             if k in (c.ActivityKind.CONCURRENT_KERNEL, c.ActivityKind.KERNEL):
-                self.records.append({"kind": "kernel", "ns": a.end - a.start})
+                self.records.append({"kind": "kernel", "ns": a.end - a.start,
+                                     "threads": _launch_threads(a)})
             elif k == c.ActivityKind.MEMCPY:
                 ck = c.ActivityMemcpyKind(a.copy_kind).name
                 self.records.append({"kind": "memcpy", "copy": ck, "bytes": int(a.bytes),
@@ -126,16 +127,34 @@ class _Cupti:
         return summarize_activity(self.records)
 
 
+def _launch_threads(a) -> int | None:
+    """Threads of one kernel launch (grid x block) from its CUPTI record; None if unreadable."""
+    try:
+        return (int(a.grid_x) * int(a.grid_y) * int(a.grid_z)
+                * int(a.block_x) * int(a.block_y) * int(a.block_z))
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
 def summarize_activity(records: list[dict]) -> dict:
-    """Totals over CUPTI activity records (the per-call profile columns)."""
-    s = {"kernel_launches": 0, "kernel_ms": 0.0, "h2d_bytes": 0, "h2d_ms": 0.0, "d2h_bytes": 0,
-         "d2h_ms": 0.0, "d2d_bytes": 0, "memsets": 0, "memset_ms": 0.0, "allocs": 0,
-         "alloc_bytes": 0, "frees": 0, "syncs": 0, "api_calls": 0, "api_ms": 0.0}
+    """Totals over CUPTI activity records (the per-call profile columns).
+
+    ``kernel_threads_max`` is the largest launch (grid x block threads; 0 without a launch,
+    None when a launch's size was unreadable)."""
+    s = {"kernel_launches": 0, "kernel_ms": 0.0, "kernel_threads_max": 0, "h2d_bytes": 0,
+         "h2d_ms": 0.0, "d2h_bytes": 0, "d2h_ms": 0.0, "d2d_bytes": 0, "memsets": 0,
+         "memset_ms": 0.0, "allocs": 0, "alloc_bytes": 0, "frees": 0, "syncs": 0,
+         "api_calls": 0, "api_ms": 0.0}
     for r in records:
         k = r["kind"]
         if k == "kernel":
             s["kernel_launches"] += 1
             s["kernel_ms"] += r["ns"] / 1e6
+            threads = r.get("threads")
+            if threads is None or s["kernel_threads_max"] is None:
+                s["kernel_threads_max"] = None
+            else:
+                s["kernel_threads_max"] = max(s["kernel_threads_max"], threads)
         elif k == "memcpy":
             key = {"HTOD": "h2d", "DTOH": "d2h"}.get(r["copy"], "d2d" if r["copy"] == "DTOD" else None)
             if key in ("h2d", "d2h"):

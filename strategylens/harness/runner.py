@@ -242,6 +242,7 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path,
             if trace is not None:
                 trace["floor_pinned_ms"] = transfer_floor_ms(*z.bytes_io,
                                                              device.get("bandwidth", {}), "pinned")
+                trace["bytes_in"], trace["bytes_out"] = z.bytes_io
                 flags = audit(trace)
                 device_s += trace["phase_s"].get("verify", 0.0)
                 if z is group[-1]:
