@@ -77,6 +77,32 @@ def test_compile_error_is_a_result(task, tmp_path):
     assert "undeclared_thing" in res.error
 
 
+CHEATS = sorted((Path(__file__).parent / "cheats").glob("*.cu"))
+FAILING = sorted((Path(__file__).parent / "failing").glob("*.cu"))
+
+
+def test_cheats_and_failing_solutions_name_what_they_expect():
+    import re
+
+    for path in CHEATS:
+        m = re.match(r"//\s*expect-flags:\s*(.*)", path.read_text().splitlines()[0])
+        assert m, f"{path}: first line must be // expect-flags: ..."
+        flags = {f.strip() for f in m.group(1).split(",")}
+        assert flags and flags <= set(A.FLAG_NAMES), f"{path}: unknown flag in {flags}"
+    assert {p.stem for p in FAILING} == {"fp8_inputs", "smem_silent", "smem_exit"}
+    for path in FAILING:
+        m = re.match(r"//\s*expect-failure:\s*(\w+)$", path.read_text().splitlines()[0])
+        assert m and m.group(1) in ("wrong", "exit"), f"{path}: // expect-failure: wrong|exit"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not NVCC, reason="nvcc not installed")
+def test_cheats_and_failing_solutions_build_with_the_harness(task, tmp_path):
+    builds = H.build_many(CHEATS + FAILING, task.params, arch="sm_90", cache_dir=tmp_path)
+    assert [(Path(b.source).name, b.compiled) for b in builds if not b.compiled] == []
+    assert all(b.kernels for b in builds)
+
+
 def test_native_helpers_compile(tmp_path):
     paths = H.build_native(tmp_path)
     assert sorted(paths) == ["slchild", "slshim"]
