@@ -463,7 +463,7 @@ def _registering_trace(pending_calls: int, tail_ms: float = 1.0):
     device is idle 1 ms later, a tenth of the call."""
     tr = honest_trace()
     timed = [t for t in tr["trials"] if t["phase"] == "timed"]
-    for i, t in enumerate(tr["trials"]):
+    for t in tr["trials"]:
         t.update(outside_ms=10.2, inside_ms=10.0, return_ms=10.0 - tail_ms, event_ms=10.0,
                  return_pending=False, cpu_ms=0.5)
     for t in timed[:pending_calls]:
