@@ -66,6 +66,13 @@ def test_build_compiles_caches_and_records_resources(task, tmp_path):
     assert "-O3" in first.flags and "-arch=sm_90" in first.flags
     again = H.build_solution(src, task.params, arch="sm_90", cache_dir=tmp_path)
     assert again.cache_hit and again.so_path == first.so_path
+    # a cache built on one machine and carried to another (the GPU machine) is found there
+    moved = tmp_path.parent / f"{tmp_path.name}-moved"
+    shutil.copytree(tmp_path, moved)
+    shutil.rmtree(tmp_path)
+    carried = H.build_solution(src, task.params, arch="sm_90", cache_dir=moved)
+    assert carried.cache_hit and Path(carried.so_path).exists()
+    assert Path(carried.so_path).is_relative_to(moved)
 
 
 @pytest.mark.skipif(not NVCC, reason="nvcc not installed")
