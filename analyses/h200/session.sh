@@ -15,6 +15,7 @@
 # $OUT gets env.txt, session.log and one .tar.gz per part, rewritten after each step, so a call
 # stopped at its limit still returns what finished (8 files at most come back).
 set -u
+cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/session-out}
 mkdir -p "$OUT"
 T0=$(date +%s)
