@@ -1,12 +1,15 @@
 """The strategy catalog: entries as tested data.
 
 Each entry is a folder ``<ID>-<slug>/`` holding ``strategy.yaml`` (checked against
-``schemas/strategy.schema.json``) beside ``positive/*.cu`` and ``negative/*.cu`` examples whose line
-annotations (``// expect: ID``, ``// ok: ID``, ``// todo-expect: ID``) say what a detector must and
-must not report. Where a folder sits registers it: there is no list to keep in sync.
+``schemas/strategy.schema.json``), its detector ``detector.py``, ``positive/*.cu`` and
+``negative/*.cu`` examples and ``cases/*.cu`` regression cases, whose line annotations
+(``// expect: ID``, ``// ok: ID``, ``// todo-expect: ID``) say what a detector must and must not
+report. Where a folder sits registers it: there is no list to keep in sync.
 
-The built-in catalog is ``catalog/`` at the repository root; researchers add folders of their own
-with ``--catalog DIR`` or the ``STRATEGYLENS_CATALOG`` environment variable (paths joined by ``:``).
+Catalog folders (folders of entries) come from the entry-point group ``strategylens.catalogs``,
+where the built-in catalog registers itself as an external package would (an entry point names a
+folder, a list of folders, or a function returning them), then from the ``STRATEGYLENS_CATALOG``
+environment variable (paths joined by ``:``) and ``--catalog DIR``.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ from collections.abc import Callable, Iterable
 import yaml
 
 from strategylens import REPO_ROOT
+from strategylens.resources import CATALOG_DIR
 
-BUILTIN_CATALOG = REPO_ROOT / "catalog"
+BUILTIN_CATALOG = CATALOG_DIR
 ENV_VAR = "STRATEGYLENS_CATALOG"
+GROUP = "strategylens.catalogs"
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "strategy.schema.json"
 FAMILIES = ("MEM", "CMP", "PAR", "LBL", "HST", "AP")
 MIN_EXAMPLES = 2
@@ -70,10 +75,23 @@ class Entry:
     query: str | None = None
     positives: list[Path] = field(default_factory=list)
     negatives: list[Path] = field(default_factory=list)
+    cases: list[Path] = field(default_factory=list)
 
     @property
     def examples(self) -> list[Path]:
+        """The documented examples (positive and negative)."""
         return self.positives + self.negatives
+
+    @property
+    def annotated(self) -> list[Path]:
+        """Every annotated file the catalog test scores: the examples and the cases."""
+        return self.positives + self.negatives + self.cases
+
+    @property
+    def detector(self) -> Path | None:
+        """The entry's ``detector.py``, if it has one."""
+        path = self.path / "detector.py"
+        return path if path.is_file() else None
 
     def summary_row(self) -> dict:
         return {
@@ -86,6 +104,7 @@ class Entry:
             "status": self.status,
             "intensity": self.intensity["measure"] if self.intensity else None,
             "examples": f"{len(self.positives)}+/{len(self.negatives)}-",
+            "cases": len(self.cases),
             "path": str(self.path),
         }
 
@@ -125,9 +144,31 @@ class ExampleOutcome:
     outcome: str  # validated | reported | missing | noisy | todo
 
 
+def registered_dirs() -> list[Path]:
+    """Catalog folders named by the entry points of ``strategylens.catalogs`` (the built-in one
+    first). Raises RuntimeError naming an entry point that fails to load."""
+    from importlib.metadata import entry_points
+
+    dirs: list[Path] = []
+    eps = sorted(entry_points(group=GROUP), key=lambda ep: (ep.name != "builtin", ep.name))
+    for ep in eps:
+        try:
+            value = ep.load()
+            value = value() if callable(value) else value
+            values = value if isinstance(value, (list, tuple)) else [value]
+            dirs += [Path(v) for v in values]
+        except Exception as exc:  # a broken plugin names itself instead of hiding the others
+            raise RuntimeError(f"catalog entry point '{ep.name} = {ep.value}' failed to load: "
+                               f"{type(exc).__name__}: {exc}") from exc
+    return dirs
+
+
 def catalog_dirs(extra: Iterable[Path | str] = ()) -> list[Path]:
-    """The built-in catalog, then $STRATEGYLENS_CATALOG, then ``extra``."""
-    dirs = [BUILTIN_CATALOG]
+    """The registered catalogs (entry points, the built-in one first, and the built-in one even
+    when the package metadata is missing), then $STRATEGYLENS_CATALOG, then ``extra``."""
+    dirs = registered_dirs()
+    if BUILTIN_CATALOG.resolve() not in [d.resolve() for d in dirs]:
+        dirs.insert(0, BUILTIN_CATALOG)
     env = os.environ.get(ENV_VAR, "")
     dirs += [Path(p) for p in env.split(os.pathsep) if p]
     dirs += [Path(p) for p in extra]
@@ -229,6 +270,7 @@ def _check_entry(folder: Path, data: object) -> tuple[Entry | None, list[Catalog
         query=data.get("query"),
         positives=sorted((folder / "positive").glob("*.cu")),
         negatives=sorted((folder / "negative").glob("*.cu")),
+        cases=sorted((folder / "cases").glob("*.cu")),
     )
     if data["status"] != "retired":
         for label, files in (("positive", entry.positives), ("negative", entry.negatives)):
@@ -242,12 +284,18 @@ def _check_entry(folder: Path, data: object) -> tuple[Entry | None, list[Catalog
 
 def _check_annotations(entry: Entry, known: set[str]) -> list[CatalogError]:
     errors: list[CatalogError] = []
-    for path in entry.examples:
+    for path in entry.annotated:
         try:
             notes = parse_annotations(path.read_text(encoding="utf-8"))
         except UnicodeDecodeError:
             errors.append(CatalogError(path, "(file)", "is not UTF-8 text", "save it as UTF-8"))
             continue
+        if path in entry.cases:
+            ref = case_reference(path)
+            if ref is not None and not ref.is_file():
+                errors.append(CatalogError(path, "reference", f"names {ref.name}, which does not "
+                                           "exist", "put the reference file beside the case or "
+                                           "correct the name in `// reference: FILE`"))
         for note in notes:
             if note.id not in known:
                 errors.append(CatalogError(path, f"line {note.line}",
@@ -313,6 +361,22 @@ def load_catalog(extra_dirs: Iterable[Path | str] = (), check_examples: bool = T
             errors += _check_annotations(entry, known)
     entries.sort(key=lambda e: (FAMILIES.index(e.family), e.id))
     return Catalog(entries=entries, errors=errors, dirs=dirs)
+
+
+_REFERENCE = re.compile(r"^\s*//\s*reference:\s*(\S+)")
+
+
+def case_reference(path: Path) -> Path | None:
+    """The task reference a case is tagged against: ``// reference: FILE`` among the comment
+    lines at the top of the file, FILE relative to the case's folder; None without one."""
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("//"):
+            return None
+        m = _REFERENCE.match(line)
+        if m:
+            return Path(path).parent / m.group(1)
+    return None
 
 
 _ANNOTATION = re.compile(r"//\s*(todo-expect|expect|ok)\s*:\s*([A-Z]{2,4}-[0-9A-Z]{2,5}(?:\s*,\s*[A-Z]{2,4}-[0-9A-Z]{2,5})*)")
@@ -386,13 +450,14 @@ def score_example(path: Path, own_id: str, labels: Iterable) -> list[ExampleOutc
 
 
 def test_catalog(catalog: Catalog, tag: Callable[[Path], list], only: Iterable[str] = ()) -> list[ExampleOutcome]:
-    """Run ``tag(path) -> labels`` over every example of the selected entries and score them."""
+    """Run ``tag(path) -> labels`` over every example and case of the selected entries and score
+    them."""
     wanted = {i.upper() for i in only}
     outcomes: list[ExampleOutcome] = []
     for entry in catalog.entries:
         if wanted and entry.id not in wanted:
             continue
-        for path in entry.examples:
+        for path in entry.annotated:
             outcomes += score_example(path, entry.id, tag(path))
     return outcomes
 

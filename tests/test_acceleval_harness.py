@@ -161,6 +161,12 @@ def test_adapter_sessions_flag_what_the_audit_must(env, fake_runner, tmp_path):
     trace = json.loads(next((tmp_path / "store" / "traces").glob("*honest*small*")).read_text())
     assert [s["buffers"] for s in trace["adapter"]["sets"]] == [[256]] * 4
     assert {s["planned"][0] for s in trace["adapter"]["sets"]} == {"raw0"}
+    # the layout holds copies of the adapter's buffers, not its outputs: no sampling at return
+    assert na["work-after-return"]["applies"] == "partly"
+    import pandas as pd
+
+    trials = pd.read_parquet(next((tmp_path / "store" / "trials").glob("*honest*small*")))
+    assert len(trials) > 0 and "return_checked" not in trials.columns
 
 
 def test_checks_that_cannot_apply_say_so_and_raise_nothing(env, fake_runner, tmp_path):

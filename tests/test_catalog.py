@@ -1,4 +1,4 @@
-"""The catalog as tested data: schema, rules, CLI, docs, and every example of every entry.
+"""The catalog as tested data: schema, rules, CLI, docs, and every example and case of every entry.
 
 The example tests are parametrised over the files on disk, so adding a strategy adds no test code.
 """
@@ -32,7 +32,14 @@ def _taxonomy() -> list[dict]:
 
 
 def _all_examples() -> list[Path]:
-    return sorted(REPO_ROOT.glob("catalog/*/*/*.cu")) + sorted(PLUGIN.glob("catalog/*/*/*.cu"))
+    """The documented examples (positive/, negative/) of the built-in and the plugin catalog."""
+    return [p for p in sorted(REPO_ROOT.glob("catalog/*/*/*.cu")) +
+            sorted(PLUGIN.glob("strategylens_tensorcore/catalog/*/*/*.cu"))
+            if p.parent.name in ("positive", "negative")]
+
+
+def _all_cases() -> list[Path]:
+    return sorted(REPO_ROOT.glob("catalog/*/cases/*.cu"))
 
 
 BUILTIN = cat.load_catalog()
@@ -185,7 +192,8 @@ def test_docs_render_every_entry_with_tested_examples(tmp_path):
 _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_cuda.language()))
 
 
-@pytest.mark.parametrize("path", _all_examples(), ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", _all_examples() + _all_cases(),
+                         ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
 def test_example_parses_without_error_nodes(path):
     tree = _PARSER.parse(path.read_bytes())
     assert not tree.root_node.has_error, f"{path}: tree-sitter-cuda reports ERROR nodes"
@@ -201,21 +209,38 @@ def _nvcc(path: Path) -> tuple[Path, int, str]:
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
 def test_every_example_compiles_with_nvcc():
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(_nvcc, _all_examples()))
+        results = list(pool.map(_nvcc, _all_examples() + _all_cases()))
     failures = [f"{p}:\n{e}" for p, rc, e in results if rc != 0]
     assert not failures, "\n".join(failures)
 
 
 @pytest.mark.parametrize("entry", BUILTIN.entries, ids=lambda e: e.id)
 def test_example_annotations_hold(entry):
-    from strategylens import tagger
+    from strategylens import tag
     from strategylens.detectors import load_detectors
 
     detectors = load_detectors(BUILTIN)
     outcomes = cat.test_catalog(
-        BUILTIN, lambda p: tagger.tag_file(p, detectors=detectors, catalog=BUILTIN).labels,
+        BUILTIN, lambda p: tag.tag_example(p, detectors=detectors, catalog=BUILTIN).labels,
         only=[entry.id])
     bad = [f"{o.outcome}: {o.id} at {o.example}:{o.line}" for o in outcomes
            if o.outcome in ("missing", "noisy")]
     assert not bad, "\n".join(bad)
     assert any(o.outcome == "reported" for o in outcomes)
+
+
+@pytest.mark.parametrize("entry", [e for e in BUILTIN.entries if e.cases], ids=lambda e: e.id)
+def test_case_annotations_hold_without_the_index(entry):
+    """The cases hold on the tree-sitter strides too (most come from tests that ran without the
+    libclang pass; ``catalog test`` runs it)."""
+    from strategylens import tag
+    from strategylens.detectors import load_detectors
+
+    detectors = load_detectors(BUILTIN)
+    outcomes = [o for path in entry.cases for o in cat.score_example(
+        path, entry.id, tag.tag_example(path, detectors=detectors, index=False,
+                                        catalog=BUILTIN).labels)]
+    bad = [f"{o.outcome}: {o.id} at {o.example}:{o.line}" for o in outcomes
+           if o.outcome in ("missing", "noisy")]
+    assert not bad, "\n".join(bad)
+    assert outcomes

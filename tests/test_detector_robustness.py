@@ -6,7 +6,7 @@ from __future__ import annotations
 from strategylens import REPO_ROOT
 from strategylens.catalog import load_catalog
 from strategylens.detectors import load_detectors
-from strategylens.tagger import tag_file
+from strategylens.tag import tag_file
 
 
 def test_no_detector_raises_on_any_project_file():

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from strategylens import indexing
+from strategylens.model import libclang
 from strategylens.model import build_model
 
 SRC = r"""
@@ -73,7 +73,7 @@ def test_tree_sitter_fallback_strides(without_index):
 
 
 def test_libclang_unavailable_falls_back(monkeypatch):
-    monkeypatch.setattr(indexing, "_setup", lambda: "libclang not importable (test)")
+    monkeypatch.setattr(libclang, "_setup", lambda: "libclang not importable (test)")
     m = build_model(SRC, "forms.cu", index=True)
     assert m.index_status == "unavailable: libclang not importable (test)"
     assert m.index is None
@@ -83,9 +83,9 @@ def test_libclang_unavailable_falls_back(monkeypatch):
 def test_libclang_parse_failure_is_reported(monkeypatch):
     class Broken:
         def parse(self, *a, **k):
-            raise indexing.ci.TranslationUnitLoadError("boom")
+            raise libclang.ci.TranslationUnitLoadError("boom")
 
-    monkeypatch.setattr(indexing, "_setup", lambda: (Broken(), []))
+    monkeypatch.setattr(libclang, "_setup", lambda: (Broken(), []))
     m = build_model(SRC, "forms.cu", index=True)
     assert m.index_status.startswith("failed: libclang could not parse the file")
     assert _facts(m)[(11, "b")] == (1, "1", "tree-sitter")

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from strategylens import tagger
+from strategylens import tag as tagger
+from strategylens.tag import batch
 from strategylens.cli import app
 from strategylens.detectors import Detector, Finding
 from strategylens.detectors.substring import strip_comments
@@ -317,7 +318,7 @@ def _crash(items):
 
 
 def test_worker_crash_falls_back_in_process(bad_tree, monkeypatch):
-    monkeypatch.setattr(tagger, "_worker_tag", _crash)
+    monkeypatch.setattr(batch, "_worker_tag", _crash)
     results = {Path(r.path).name: r for r in tagger.tag_paths(
         [bad_tree / "good.cu", bad_tree / "macro.cu"], jobs=2, detectors="substring",
         index=True, cache=False, chunk=1)}
@@ -379,7 +380,7 @@ def test_tag_task_option_gives_reference_relative_evidence(tmp_path):
     from strategylens import REPO_ROOT
     from strategylens.cli import app
 
-    gold = REPO_ROOT / "tests" / "fixtures" / "gold-independent-b" / "sph_density.cu"
+    gold = REPO_ROOT / "tasks" / "sph_density" / "solutions" / "gb-sph_density.cu"
     args = ["tag", str(gold), "--format", "jsonl", "--no-cache", "--no-index"]
     with_task = CliRunner().invoke(app, args + ["--task", "sph_density"])
     without = CliRunner().invoke(app, args)
@@ -473,8 +474,8 @@ def test_cli_store_adds_the_committed_h200_evidence(tmp_path):
 
 def test_cli_task_auto_gives_each_file_its_tasks_reference(tmp_path):
     root = Path(__file__).resolve().parents[1]
-    files = [str(root / "tests" / "fixtures" / "gold-heldout" / "pagerank_pull.cu"),
-             str(root / "tests" / "fixtures" / "gold-heldout2" / "spmv_thrust_norm.cu")]
+    files = [str(root / "tasks" / "pagerank" / "solutions" / "gh-pagerank_pull.cu"),
+             str(root / "tasks" / "spmv_power" / "solutions" / "gh2-spmv_thrust_norm.cu")]
     stray = tmp_path / "stray.cu"
     stray.write_text("__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
                      "extern \"C\" void solution_compute(float* x) { k<<<1, 32>>>(x); }\n")
@@ -489,5 +490,5 @@ def test_cli_task_auto_gives_each_file_its_tasks_reference(tmp_path):
     # float accumulation is narrower only against these tasks' double-accumulating references
     assert mem10(files)[1] == set()
     res, found = mem10([*files, str(stray), "--task", "auto"])
-    assert found == {"pagerank_pull.cu", "spmv_thrust_norm.cu"}
+    assert found == {"gh-pagerank_pull.cu", "gh2-spmv_thrust_norm.cu"}
     assert "1 file(s) under no task folder" in res.stderr

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from strategylens import tasks as T
 from strategylens.cli import app
+from strategylens.tasks.own import OWN
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acceleval"
 
@@ -248,7 +249,7 @@ def _task(mode: str, dtype: str = "f32", **corr) -> T.Task:
     params = [T.Param("n", "scalar", "i32"), T.Param("out", "array", dtype, "out", "n")]
     return T.Task(id="toy", name="toy", domain="hpc", summary="", description="",
                   signature=None, params=params, sizes={}, seed=0,
-                  correctness=T.Correctness(mode=mode, **corr), path=Path("."))
+                  correctness=T.Correctness(mode=mode, **corr), path=Path("."), format=OWN)
 
 
 def _cmp(task, got, want, **kw):

@@ -147,9 +147,6 @@ def test_run_without_a_gpu_builds_then_says_why_it_stops(venv, elsewhere):
     assert not (elsewhere / "store" / "results").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="strategylens/catalog.py still finds the catalog at "
-                   "REPO_ROOT / 'catalog'; it must read resources.CATALOG_DIR (the arch-model "
-                   "branch's change). Remove this mark when that is merged.")
 def test_catalog_list_from_another_folder(venv, elsewhere):
     rows = json.loads(run_cli(venv, elsewhere, "catalog", "list", "--format", "json").stdout)
     assert len(rows) == len([p for p in (ROOT / "catalog").iterdir()

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from strategylens.catalog import load_catalog  # noqa: E402
 from strategylens.detectors import load_detectors  # noqa: E402
 from strategylens.provenance import git_commit  # noqa: E402
-from strategylens.tagger import tag_file  # noqa: E402
+from strategylens.tag import tag_file  # noqa: E402
 
 TRAIN = ["gold", "gold-heldout", "gold-heldout2", "gold-independent-a", "gold-independent-b"]
 
@@ -43,10 +43,10 @@ def examples(gold_dir: Path, catalog, detectors) -> list[dict]:
     for name, spec in labels.items():
         ref = ROOT / "tasks" / str(spec.get("task")) / "reference.c"
         try:
-            result = tag_file(gold_dir / name, detectors=detectors, catalog=catalog,
+            result = tag_file(gold_dir / spec.get("path", name), detectors=detectors, catalog=catalog,
                               reference=ref.read_bytes() if ref.is_file() else None)
         except TypeError:  # a tagger from before reference-relative evidence (--dump on it)
-            result = tag_file(gold_dir / name, detectors=detectors, catalog=catalog)
+            result = tag_file(gold_dir / spec.get("path", name), detectors=detectors, catalog=catalog)
         present, unsure = spec.get("present") or {}, set(spec.get("unsure") or [])
         for lb in result.labels:
             if lb.id not in unsure:
@@ -57,7 +57,7 @@ def examples(gold_dir: Path, catalog, detectors) -> list[dict]:
 
 
 def features(rows: list[dict]) -> np.ndarray:
-    from strategylens.tagger import label_features  # noqa: PLC0415
+    from strategylens.tag import label_features  # noqa: PLC0415
 
     return np.array([label_features(r["confidence"], r["n_evidence"], r["anti"]) for r in rows])
 

@@ -1,6 +1,7 @@
 """Agreement of the tagger with hand labels on LLM-style solutions it was not built from.
 
-Reads a folder's labels.yaml (hand labels, with `unsure` IDs left out of scoring), tags each file
+Reads a folder's labels.yaml (hand labels, with `unsure` IDs left out of scoring; an entry's
+`path`, relative to the folder, says where its file lies when not beside the labels), tags each file
 (with its task's C reference, as `strategylens tag --task` does),
 and prints per-file and per-ID agreement: file-level precision and recall, and how often the
 reported evidence covers a hand-labelled line. Writes results-<folder>.json beside this script.
@@ -27,7 +28,7 @@ from strategylens import REPO_ROOT, __version__
 from strategylens.catalog import load_catalog
 from strategylens.detectors import load_detectors
 from strategylens.provenance import git_commit
-from strategylens.tagger import tag_file
+from strategylens.tag import tag_file
 
 GOLD = REPO_ROOT / "tests" / "fixtures" / "gold"
 
@@ -40,7 +41,7 @@ def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labe
     files, tp, fp, fn, line_hits = [], {}, {}, {}, {}
     for name, spec in labels.items():
         ref = REPO_ROOT / "tasks" / str(spec.get("task")) / "reference.c"
-        result = tag_file(gold_dir / name, detectors=detectors, index=index, catalog=catalog,
+        result = tag_file(gold_dir / spec.get("path", name), detectors=detectors, index=index, catalog=catalog,
                           reference=ref.read_bytes() if ref.is_file() else None)
         for w in result.warnings:
             if "failed:" in w:

@@ -3,7 +3,7 @@
 Usage (on the GPU machine, from the repository root):
 
     python3 analyses/h200/run_h200.py --store analyses/h200 [--sizes small,medium,large]
-                                      [--tasks id,id] [--jobs 12] [--gold]
+                                      [--tasks id,id] [--jobs 12]
 
 Steps: compute every reference answer (4 input sets per task and size) in parallel, one
 pinned core per job; then run each task's solutions and, for the harness fixture task, the
@@ -15,6 +15,7 @@ its first line names, and no honest solution may carry a cheating flag.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -41,15 +42,16 @@ def expected_flags(path: Path) -> set[str]:
     return {f.strip() for f in m.group(1).split(",")} if m else set()
 
 
-def gold_solutions() -> dict[str, list[Path]]:
-    """Task id -> the hand-labelled solutions of every tests/fixtures/gold*/labels.yaml."""
+def declared_dishonest() -> dict[str, str]:
+    """Corpus solutions whose labels.yaml entry says ``honest: false``, with the reason."""
     import yaml  # noqa: PLC0415
 
-    out: dict[str, list[Path]] = {}
-    for labels in sorted((ROOT / "tests" / "fixtures").glob("gold*/labels.yaml")):
+    out = {}
+    for labels in sorted((ROOT / "tasks").glob("*/labels.yaml")):
         for name, spec in (yaml.safe_load(labels.read_text()) or {}).items():
-            out.setdefault(str(spec.get("task")), []).append(labels.parent / name)
-    return {k: sorted(v) for k, v in out.items()}
+            if isinstance(spec, dict) and spec.get("honest") is False:
+                out[f"tasks/{labels.parent.name}/solutions/{name}"] = spec.get("why", "")
+    return out
 
 
 def precompute(pairs, jobs: int) -> None:
@@ -84,12 +86,11 @@ def main() -> int:
     ap.add_argument("--store", default=str(ROOT / "analyses" / "h200"))
     ap.add_argument("--sizes", default="small,medium,large")
     ap.add_argument("--tasks", default="")
+    ap.add_argument("--solutions", default="",
+                    help="comma-separated file-name globs (baseline.cu,abl-*): only those")
     ap.add_argument("--jobs", type=int, default=12)
     ap.add_argument("--measure-s", type=float, default=2.0)
     ap.add_argument("--no-cheats", action="store_true")
-    ap.add_argument("--gold", action="store_true",
-                    help="also run the hand-labelled solutions of tests/fixtures/gold*/ "
-                         "(several ports per task: what the effects model needs)")
     ap.add_argument("--deadline-s", type=float, default=1e9,
                     help="start no new (task, size) after this many seconds")
     ap.add_argument("--legacy", action="store_true",
@@ -105,35 +106,45 @@ def main() -> int:
     fixture_sols = sorted((FIXTURE / "solutions").glob("*.cu"))
     if not args.no_cheats:
         fixture_sols += sorted(CHEATS.glob("*.cu"))
-    extra = gold_solutions() if args.gold else {}
-    plan = [(t, z, fixture_sols if t is fixture else
-             sorted((t.path / "solutions").glob("*.cu")) + extra.get(t.id, []))
-            for z in sizes for t in [fixture] + tasks]
     store = Path(args.store)
     done = read_results(store)
     done = set(zip(done["task"], done["solution"], done["size"], strict=False)) if len(done) else set()
-    plan = [(t, z, sols) for t, z, sols in plan
-            if any((t.id, solution_id(s), z) not in done for s in sols)]
+    # one benchmark call per task and all its sizes: each solution runs every size in one child
+    # (the legacy harness ran a child per size anyway)
+    plan = []
+    for t in [fixture] + tasks:
+        sols = fixture_sols if t is fixture else sorted((t.path / "solutions").glob("*.cu"))
+        if args.solutions:
+            sols = [s for s in sols if any(fnmatch.fnmatch(s.name, g)
+                                           for g in args.solutions.split(","))]
+        need = [z for z in sizes if any((t.id, solution_id(s), z) not in done for s in sols)]
+        if sols and need:
+            plan.append((t, sols, need))
     t_start = time.monotonic()
-    precompute([(t, z) for t, z, _ in plan], args.jobs)
+    precompute([(t, z) for t, _, need in plan for z in need], args.jobs)
     make = RunConfig.legacy if args.legacy else RunConfig
     cfg = make(measure_s=args.measure_s, solution_timeout_s=180)
-    for t, z, sols in plan:
+    for t, sols, need in plan:
         if time.monotonic() - t_start > args.deadline_s:
-            print(f"deadline: {t.id}/{z} left for the next call", file=sys.stderr, flush=True)
+            print(f"deadline: {t.id} {need} left for the next call", file=sys.stderr, flush=True)
             continue
         t0 = time.monotonic()
-        benchmark(t, sols, [z], store, cfg)
-        print(f"{t.id}/{z}: {time.monotonic() - t0:.1f} s for {len(sols)} solution(s)",
+        benchmark(t, sols, need, store, cfg)
+        print(f"{t.id} {need}: {time.monotonic() - t0:.1f} s for {len(sols)} solution(s)",
               file=sys.stderr, flush=True)
     print(f"total: {time.monotonic() - t_start:.1f} s", file=sys.stderr)
 
     df = read_results(args.store)
     problems = []
+    dishonest = declared_dishonest()
     for _, r in df.iterrows():
         flags = set(r["audit_flags"])
         sol = ROOT / r["solution"]
-        if r["solution"].startswith("tests/cheats/"):
+        if r["solution"] in dishonest:
+            if not flags & CHEAT_FLAGS:
+                problems.append(f"DECLARED CHEAT NOT FLAGGED {r['solution']} {r['size']} "
+                                f"({dishonest[r['solution']]}): raised {sorted(flags)}")
+        elif r["solution"].startswith("tests/cheats/"):
             missing = expected_flags(sol) - flags
             if missing:
                 problems.append(f"CHEAT MISSED {r['solution']} {r['size']}: missing {sorted(missing)}, raised {sorted(flags)}")

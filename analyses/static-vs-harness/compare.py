@@ -5,7 +5,7 @@ Usage (from the repository root, no GPU):
     python analyses/static-vs-harness/compare.py [--store analyses/h200] > analyses/static-vs-harness/results.md
 
 For every solution in the store: the tagger's labels from the code alone, and the IDs that the
-harness's runs support (``strategylens.tagger.harness_findings``: audit flags for AP-04 and
+harness's runs support (``strategylens.tag.harness_findings``: audit flags for AP-04 and
 AP-05, bytes copied back per call for AP-02 and HST-04). Prints a Markdown table per ID (both,
 code only, runs only) and every disagreement.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from strategylens import tagger  # noqa: E402
+from strategylens import tag  # noqa: E402
 from strategylens.store import read_results  # noqa: E402
 
 IDS = ["AP-02", "AP-04", "AP-05", "HST-04"]
@@ -31,14 +31,14 @@ def main() -> int:
     args = ap.parse_args()
     rows = read_results(args.store).to_dict("records")
     solutions = sorted({r["solution"] for r in rows})
-    results = {r.path: r for r in tagger.tag_paths([ROOT / s for s in solutions], jobs=1,
+    results = {r.path: r for r in tag.tag_paths([ROOT / s for s in solutions], jobs=1,
                                                    cache=False)}
     counts = {sid: {"both": 0, "code only": 0, "runs only": 0} for sid in IDS}
     diffs = []
     for sol in solutions:
         res = results[str(ROOT / sol)]
         code = {lb.id for lb in res.labels}
-        found = tagger.harness_findings(tagger.rows_for(ROOT / sol, rows))
+        found = tag.harness_findings(tag.rows_for(ROOT / sol, rows))
         runs = {sid for sid, *_ in found}
         for sid in IDS:
             where = ("both" if sid in code and sid in runs else "code only" if sid in code

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from strategylens import REPO_ROOT, __version__
 from strategylens.provenance import cpu_model, git_commit
-from strategylens.tagger import get_catalog, resolve_detectors, tag_paths
+from strategylens.tag import get_catalog, resolve_detectors, tag_paths
 
 
 DEFAULT_POOLS = [REPO_ROOT / "catalog", REPO_ROOT / "tasks", REPO_ROOT / "tests" / "fixtures" / "tagger"]

@@ -32,6 +32,7 @@ _NOUNS = {
     "report": "report",
     "annotate": "annotate",
     "labels": "labels",
+    "corpus": "corpus",
 }
 
 
@@ -40,8 +41,6 @@ def _register() -> None:
         try:
             module = importlib.import_module(f"strategylens.cli.{module_name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"strategylens.cli.{module_name}":
-                continue  # noun not built yet
             if exc.name and exc.name.split(".")[0] == "strategylens":
                 raise
             _register_missing(noun, exc.name)  # e.g. no tree-sitter on a GPU-only machine

@@ -17,8 +17,8 @@ def command(
                                                  help="CUDA files or folders (recursive over "
                                                       ".cu/.cuh)."),
     config: Optional[Path] = typer.Option(None, "--config",
-                                          help="TOML file with an [annotate] table (default: "
-                                               "./strategylens.toml, or [tool.strategylens."
+                                          help="TOML file with an \\[annotate] table (default: "
+                                               "./strategylens.toml, or \\[tool.strategylens."
                                                "annotate] in ./pyproject.toml)."),
     provider: Optional[str] = typer.Option(None, "--provider", help="openai or anthropic."),
     model: Optional[str] = typer.Option(None, "--model", help="Model name."),
@@ -135,7 +135,7 @@ def command(
 
 def _jobs(paths, task, hints, catalog):
     from strategylens.annotate.run import Job
-    from strategylens.tagger import expand_paths
+    from strategylens.tag import expand_paths
 
     files = expand_paths(paths)
     refs = _references(files, task)
@@ -171,7 +171,7 @@ def _references(files, task) -> dict:
 
 
 def _hints(path: Path, catalog) -> list[dict] | None:
-    from strategylens.tagger import tag_file
+    from strategylens.tag import tag_file
 
     try:
         result = tag_file(path, catalog=catalog, index=False)

@@ -130,7 +130,7 @@ def test_(
     no_index: bool = typer.Option(False, "--no-index", help="Skip libclang index analysis."),
     catalog: Optional[list[Path]] = CatalogOption,
 ) -> None:
-    """Run the detectors on every catalog example and score each annotation.
+    """Run the detectors on every catalog example and case and score each annotation.
 
     Outcomes: reported (expect line found), missing (expect line not found), validated (ok line
     not reported), noisy (ok line reported, or a report on no annotated line). Prints precision
@@ -140,7 +140,7 @@ def test_(
       strategylens catalog test
       strategylens catalog test --only MEM-02,PAR-04 --details
     """
-    from strategylens import tagger
+    from strategylens.tag import tag_example
     from strategylens.detectors import load_detectors
 
     c = _load(catalog)
@@ -151,7 +151,7 @@ def test_(
     detectors = load_detectors(c)
 
     def tag(path: Path) -> list:
-        result = tagger.tag_file(path, detectors=detectors, index=not no_index, catalog=c)
+        result = tag_example(path, detectors=detectors, index=not no_index, catalog=c)
         if not result.ok:
             err.print(f"[red]error:[/] {path}: {result.error}", highlight=False)
         return result.labels

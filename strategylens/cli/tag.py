@@ -40,7 +40,7 @@ def command(
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: one per CPU)."),
     no_cache: bool = typer.Option(False, "--no-cache",
                                   help="Ignore and do not write the per-file cache "
-                                       "($STRATEGYLENS_CACHE or ~/.cache/strategylens/tag)."),
+                                       "($STRATEGYLENS_CACHE/tag or ~/.cache/strategylens/tag)."),
     catalog: Optional[list[Path]] = typer.Option(None, "--catalog", "-c",
                                                  help="An extra catalog folder (repeatable)."),
     max_bytes: int = typer.Option(2 * 1024 * 1024, "--max-bytes",
@@ -56,6 +56,13 @@ def command(
                                          help="A harness results store: adds what the runs of "
                                               "these files showed (audit flags, copies per "
                                               "call) as evidence with line 0."),
+    with_annotations: Optional[list[Path]] = typer.Option(
+        None, "--with-annotations",
+        help="Other raters' labels of the same files (`annotate` JSONL, expert CSV/JSONL, "
+             "gold YAML; repeatable): each file's final labels come from the combiner."),
+    combiner: Optional[Path] = typer.Option(
+        None, "--combiner", help="A combiner from `strategylens labels train` (with "
+                                 "--with-annotations); without it the documented rule decides."),
 ) -> None:
     """Tag CUDA files with the strategies and anti-patterns of the catalog.
 
@@ -75,12 +82,13 @@ def command(
       strategylens tag tasks/heat2d/solutions --task heat2d  # reference-relative evidence
       strategylens tag corpus/ --task auto               # each file with its task's reference
       strategylens tag tests/cheats --store analyses/h200    # plus what the H200 runs showed
+      strategylens tag runs/ --with-annotations llm.jsonl --combiner combiner.json
     """
-    from strategylens import tagger
+    from strategylens import tag
 
     cat = None
     try:
-        files = tagger.expand_paths(paths)
+        files = tag.expand_paths(paths)
     except FileNotFoundError as exc:
         raise fail(str(exc), EXIT_USAGE) from None
     if not files:
@@ -111,7 +119,7 @@ def command(
                  list(catalog) if catalog else None)
         return
     if detectors == DetectorSet.ast or catalog:
-        cat = tagger.get_catalog(list(catalog) if catalog else None)
+        cat = tag.get_catalog(list(catalog) if catalog else None)
         problems = getattr(cat, "errors", [])
         if problems:
             warn(f"the catalog has {len(problems)} problem(s) (first: {problems[0]}); see "
@@ -128,15 +136,28 @@ def command(
     from strategylens.runfolders import samples_by_path
 
     samples = samples_by_path(files)  # AccelEval run folders: model, level, stage per file
+    annotations = None
+    if combiner is not None and not with_annotations:
+        raise fail("--combiner needs --with-annotations", EXIT_USAGE)
+    if with_annotations:
+        from strategylens.labels.combine import Annotations, catalog_ids
+        from strategylens.labels.records import LabelError
+
+        try:
+            annotations = Annotations.load(list(with_annotations), combiner, catalog_ids(cat)[1])
+        except (LabelError, OSError) as exc:
+            raise fail(str(exc), EXIT_USAGE) from None
     results = []
     stream = (r for group, ref in groups
-              for r in tagger.tag_paths(group, jobs=jobs or None, detectors=detectors.value,
+              for r in tag.tag_paths(group, jobs=jobs or None, detectors=detectors.value,
                                         entry=entry, index=not no_index, catalog=cat,
                                         cache=not no_cache, size_limit=max_bytes,
                                         reference=ref))
     for r in iter_progress(stream, total=len(files), description="tagging"):
         if runs:
-            r = tagger.add_harness_evidence(r, tagger.rows_for(r.path, runs), cat)
+            r = tag.add_harness_evidence(r, tag.rows_for(r.path, runs), cat)
+        if annotations is not None and r.ok:
+            r = tag.FileResult.from_dict(annotations.apply(r.as_dict()), r.index_status)
         if not r.ok:
             warn(r.error or f"{r.path}: failed")
         elif fmt not in (Format.json, Format.jsonl):  # json output carries its warnings
@@ -194,13 +215,13 @@ def _record(r, samples: dict) -> dict:
 def _compare(files, fmt, jobs, entry, index, cache, max_bytes, extra_catalog) -> None:
     """One row per (file, ID) that either detector set reports: what strategylens says beside
     what AccelEval's substring rules say."""
-    from strategylens import tagger
+    from strategylens import tag
 
-    cat = tagger.get_catalog(extra_catalog)
+    cat = tag.get_catalog(extra_catalog)
     found: dict[str, dict[str, dict[str, str]]] = {}
     failed = 0
     for name in ("ast", "substring"):
-        stream = tagger.tag_paths(files, jobs=jobs or None, detectors=name, entry=entry,
+        stream = tag.tag_paths(files, jobs=jobs or None, detectors=name, entry=entry,
                                   index=index, catalog=cat if name == "ast" else None,
                                   cache=cache, size_limit=max_bytes)
         for r in iter_progress(stream, total=len(files), description=f"tagging ({name})"):

@@ -1,29 +1,37 @@
 """Detector API and registry.
 
 A detector reads a :class:`strategylens.model.ProgramModel` and yields :class:`Finding` objects for
-one catalog ID. Detectors are found through the entry-point group ``strategylens.detectors``; an
-entry point may name a Detector subclass, an instance, or a list of either. The built-in families
-register themselves the same way (see ``pyproject.toml``), so an external package adds strategies
-without forking::
+one catalog ID. Each lives in its strategy's folder, ``catalog/<ID>-<slug>/detector.py``, beside
+the definition and the examples; :func:`load_detectors` imports the ``detector.py`` of every
+catalog entry and takes the :class:`Detector` subclasses it defines (or its ``DETECTORS`` list).
+Catalog folders are found through the entry-point group ``strategylens.catalogs`` (the built-in
+catalog registers itself the same way, see ``pyproject.toml``), ``$STRATEGYLENS_CATALOG`` and
+``--catalog``, so an external package adds strategies with one entry point::
 
-    [project.entry-points."strategylens.detectors"]
-    mine = "my_package.detectors:DETECTORS"
+    [project.entry-points."strategylens.catalogs"]
+    mine = "my_package:CATALOG"      # a folder of <ID>-<slug>/ entries
 
-Catalog entries may also carry a declarative ``query`` (a tree-sitter-cuda query); its ``@evidence``
-captures in reachable code become findings (see :class:`QueryDetector`).
+A detector imports only from :mod:`strategylens.model` and this module, never from another
+detector. Catalog entries may also carry a declarative ``query`` (a tree-sitter-cuda query); its
+``@evidence`` captures in reachable code become findings (see :class:`QueryDetector`).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import re
+import sys
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Iterable, Iterator
 
 if TYPE_CHECKING:  # pragma: no cover
+    from tree_sitter import Node
+
     from strategylens.model import ProgramModel
 
-GROUP = "strategylens.detectors"
+DETECTOR_FILE = "detector.py"
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,13 @@ class Finding:
     confidence: float = 0.9
     intensity: float | None = None
     note: str = ""
+
+    @classmethod
+    def at(cls, node: Node, confidence: float, intensity: float | None = None,
+           note: str = "") -> Finding:
+        """A one-line finding at the first line of ``node``."""
+        line = node.start_point[0] + 1
+        return cls(line, line, confidence=confidence, intensity=intensity, note=note)
 
 
 @dataclass(frozen=True)
@@ -91,6 +106,22 @@ class Detector:
         raise NotImplementedError
 
 
+class LineDetector(Detector):
+    """A detector whose :meth:`find` may report a line more than once (several calls or
+    variables on one line); :meth:`detect` keeps one finding per line span, the surest."""
+
+    def detect(self, model: ProgramModel) -> list[Finding]:
+        best: dict[tuple[int, int], Finding] = {}
+        for f in self.find(model):
+            key = (f.line_start, f.line_end)
+            if key not in best or f.confidence > best[key].confidence:
+                best[key] = f
+        return sorted(best.values(), key=lambda f: f.line_start)
+
+    def find(self, model: ProgramModel) -> Iterator[Finding]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
 class QueryDetector(Detector):
     """A declarative detector from a catalog entry's ``query``: each ``@evidence`` capture in
     reachable code is a finding."""
@@ -117,23 +148,64 @@ def _expand(obj) -> Iterator[Detector]:
         raise TypeError(f"not a Detector, Detector class or list of them: {obj!r}")
 
 
-def load_detectors(catalog=None) -> dict[str, list[Detector]]:
-    """All registered detectors by catalog ID: entry points plus declarative catalog queries.
+_MODULES: dict[Path, object] = {}
 
-    Errors in a plugin are reported with the entry point's name instead of hiding all detectors.
-    """
-    found: dict[str, list[Detector]] = {}
-    for ep in entry_points(group=GROUP):
+
+def detector_module(path: Path):
+    """Import a catalog entry's ``detector.py`` (once per process) under the module name
+    ``strategylens_catalog.<folder>``. Raises RuntimeError naming the file when it fails."""
+    path = Path(path).resolve()
+    if path not in _MODULES:
+        name = "strategylens_catalog." + re.sub(r"\W", "_", path.parent.name)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
         try:
-            loaded = ep.load()
-            detectors = list(_expand(loaded))
-        except Exception as exc:  # a broken plugin must not break tagging
-            raise RuntimeError(
-                f"detector entry point '{ep.name} = {ep.value}' failed to load: {exc}") from exc
-        for det in detectors:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[name]
+            raise RuntimeError(f"{path}: the detector failed to load: "
+                               f"{type(exc).__name__}: {exc}") from exc
+        _MODULES[path] = module
+    return _MODULES[path]
+
+
+def entry_detectors(folder: Path, strategy_id: str) -> list[Detector]:
+    """The detectors of one catalog entry: its ``detector.py``'s ``DETECTORS`` list, else every
+    Detector subclass the file defines; none when the entry has no ``detector.py``. Raises
+    RuntimeError naming the file when a detector's ``id`` is not the entry's."""
+    path = Path(folder) / DETECTOR_FILE
+    if not path.is_file():
+        return []
+    module = detector_module(path)
+    if hasattr(module, "DETECTORS"):
+        found = list(_expand(module.DETECTORS))
+    else:
+        found = [obj() for obj in vars(module).values()
+                 if isinstance(obj, type) and issubclass(obj, Detector)
+                 and obj.__module__ == module.__name__ and obj.id]
+    for det in found:
+        if det.id != strategy_id:
+            raise RuntimeError(f"{path}: detector {det.name} has id {det.id!r}; a detector in "
+                               f"this folder must have id {strategy_id!r}")
+    return found
+
+
+def load_detectors(catalog=None) -> dict[str, list[Detector]]:
+    """All detectors by catalog ID: each entry's ``detector.py`` plus declarative queries.
+
+    ``catalog`` is a :class:`strategylens.catalog.Catalog` (the default catalog folders when
+    None). A detector that fails to load raises RuntimeError naming its file.
+    """
+    if catalog is None:
+        from strategylens.catalog import load_catalog
+
+        catalog = load_catalog(check_examples=False)
+    found: dict[str, list[Detector]] = {}
+    for entry in catalog.entries:
+        for det in entry_detectors(entry.path, entry.id):
             found.setdefault(det.id, []).append(det)
-    if catalog is not None:
-        for entry in catalog.entries:
-            if entry.query:
-                found.setdefault(entry.id, []).append(QueryDetector(entry.id, entry.query))
+    for entry in catalog.entries:
+        if entry.query:
+            found.setdefault(entry.id, []).append(QueryDetector(entry.id, entry.query))
     return found

@@ -40,12 +40,14 @@ Features that stand for no catalog strategy (``uses_cooperative_groups``, ``num_
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
 
 _BLOCK = re.compile(r"/\*.*?\*/", re.DOTALL)
 _LINE = re.compile(r"//.*?$", re.MULTILINE)
+_STRIPPED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # model -> stripped text
 
 
 def strip_comments(text: str) -> str:
@@ -64,10 +66,9 @@ class SubstringRule(Detector):
         self.groups = groups
 
     def detect(self, model) -> Iterator[Finding]:
-        text = getattr(model, "_substring_text", None)
+        text = _STRIPPED.get(model)
         if text is None:
-            text = strip_comments(model.text)
-            model._substring_text = text  # shared by the rules of one run
+            text = _STRIPPED[model] = strip_comments(model.text)  # shared by the rules
         lines = []
         for group in self.groups:
             hits = [text.find(k) for k in group]

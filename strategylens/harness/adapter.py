@@ -327,6 +327,9 @@ def not_applicable(task, size: str, record: dict, sets: list[InputSet],
             "only input.bin's tensors are checked; arrays task_setup builds or copies (from "
             "requests.txt, say) are not")}
     out["precision"] = {"applies": "no", "why": "AccelEval gives no tight tolerance"}
+    out["work-after-return"] = {"applies": "partly", "why": (
+        "output elements are not sampled at the return (they live in the adapter's buffers); "
+        "queued work and the device's idle time after the return are still measured")}
     out["load-time-work"] = {"applies": "partly", "why": (
         "task_setup runs untimed after the load, as in AccelEval; only the load itself is "
         "checked")}

@@ -144,7 +144,8 @@ def read_tag_jsonl(path: Path | str, rater: str | None = None) -> LabelSet:
 
 def read_gold(path: Path | str, rater: str | None = None) -> LabelSet:
     """A hand-labelled ``labels.yaml``: ``file.cu: {task, author, present: {ID: [lines]},
-    unsure: [IDs]}``. Paths are made relative to the yaml's folder. A task folder's
+    unsure: [IDs], path}``. Paths are made relative to the yaml's folder (``path``, when given,
+    says where the file lies). A task folder's
     ``labels.yaml`` (no ``task`` field) takes the task from the folder holding ``solutions/``."""
     path = Path(path)
     try:
@@ -162,9 +163,10 @@ def read_gold(path: Path | str, rater: str | None = None) -> LabelSet:
         present = spec.get("present") or {}
         if not isinstance(present, dict):
             raise LabelError(f"{path}: entry '{name}': 'present' must map IDs to line lists")
-        file = path.parent / name
-        if not file.exists() and (path.parent / "solutions" / name).exists():
-            file = path.parent / "solutions" / name
+        file = path.parent / spec.get("path", name)
+        for sub in ("solutions", "files"):  # a task folder; a public set's fetched files
+            if not file.exists() and (path.parent / sub / name).exists():
+                file = path.parent / sub / name
         task = spec.get("task") or (path.parent.name if (path.parent / "solutions").is_dir()
                                     else None)
         found.add(FileLabels(

@@ -112,9 +112,8 @@ class Task:
 
     def __post_init__(self) -> None:
         if self.format is None:
-            from strategylens.tasks.own import OWN  # noqa: PLC0415
-
-            self.format = OWN
+            raise TypeError(f"task {self.id}: a Task needs the TaskFormat that loaded it "
+                            "(format=...)")
 
     @property
     def source(self) -> str:

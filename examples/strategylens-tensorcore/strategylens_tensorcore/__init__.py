@@ -1,25 +1,9 @@
-"""Detector for CMP-X01 tensor-core-mma: warp-level matrix multiply-accumulate on tensor cores."""
+"""strategylens-tensorcore: one strategy (CMP-X01 tensor-core MMA) added to strategylens.
 
-from __future__ import annotations
+``CATALOG`` is the folder of entries that the entry point in ``pyproject.toml`` registers; the
+entry's ``detector.py`` is found there, beside its definition and examples.
+"""
 
-from strategylens.detectors import Detector, Finding
+from pathlib import Path
 
-MMA_CALLS = {"mma_sync", "bmma_sync"}
-
-
-class TensorCoreMMA(Detector):
-    """Reports each `wmma::mma_sync` call in a reachable kernel or device function.
-
-    Intensity is the number of MMA call sites.
-    """
-
-    id = "CMP-X01"
-
-    def detect(self, model):
-        sites = [c for c in model.calls
-                 if c.name.split("::")[-1] in MMA_CALLS and model.is_reachable(c.node)]
-        for call in sites:
-            yield Finding(call.line, call.line, confidence=0.95, intensity=float(len(sites)))
-
-
-DETECTORS = [TensorCoreMMA]
+CATALOG = Path(__file__).resolve().parent / "catalog"

@@ -1,0 +1,172 @@
+"""CMP-01 kernel fusion: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import (Function, LOOP_TYPES, ProgramModel, assignment_of, enclosing_loops,
+                                line, nodes_of, short_name, strip, subscript_indices)
+
+
+def _fn_name_line(fn: Function) -> int:
+    """Line of the kernel's name in its declarator."""
+    decl = fn.node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    if decl is not None:
+        name = decl.child_by_field_name("declarator")
+        if name is not None:
+            return line(name)
+    return fn.line_start
+
+
+class KernelFusion(Detector):
+    id = "CMP-01"
+
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
+        for fn in model.reachable_kernels():
+            if fn.body is None:
+                continue
+            gnames = model.global_names(fn)
+            handoffs = self._shared_handoffs(model, fn, gnames)
+            reduced = self._reduced_consumers(model, fn, gnames)
+            steps = self._time_steps(model, fn)
+            stages = max(1 + max(handoffs, reduced), steps)
+            if stages >= 2:
+                conf = 0.7 if handoffs and reduced else (0.6 if handoffs else 0.65)
+                ln = _fn_name_line(fn)
+                yield Finding(ln, ln, conf, float(stages),
+                              f"{stages} stages in one kernel (intermediate on chip)")
+
+    # -- shape 1 ---------------------------------------------------------------------------
+    def _shared_handoffs(self, model, fn, gnames) -> int:
+        syncs = [c.start_byte for c in model.fn_nodes(fn, "call_expression")
+                 if model.is_barrier(c)]
+        count = 0
+        for v in model.vars_in(fn, space="shared"):
+            if not v.dims and not v.extern:
+                continue
+            writes, reads, self_update = model.shared_array_uses(fn, v.name)
+            if self_update or not writes or not reads:
+                continue
+            made = []
+            for w in writes:
+                rhs = assignment_of(w).child_by_field_name("right")
+                if model.computed(fn, rhs) and model.reads_global(fn, rhs, gnames) \
+                        and not model.single_thread_guarded(fn, w):
+                    made.append(w)
+            if not made:
+                continue
+            wtexts = {model.text_of(w) for w in writes}
+            first = min(w.start_byte for w in made)
+            # the next stage: each thread reads other threads' values around its own position
+            # (a read by one thread, or a loop over the whole array, is a reduction instead)
+            if any(r.start_byte > first and model.text_of(r) not in wtexts and
+                   any(first < s < r.start_byte for s in syncs) and
+                   model.uses_thread_index(r) and not model.single_thread_guarded(fn, r)
+                   for r in reads):
+                count += 1
+        return count
+
+    # -- shape 3 ---------------------------------------------------------------------------
+    def _time_steps(self, model, fn) -> int:
+        """Several update steps inside one kernel: a loop with a barrier whose body writes a
+        shared array from neighbouring shared elements at constant offsets (temporal blocking).
+        Reduction trees and scans read at an offset that changes with the loop and are left out.
+        Returns the number of steps fused (the trip count when known, else 2), or 0."""
+        shared = {v.name for v in model.vars_in(fn, space="shared")}
+        for lp in model.loops_in(fn):
+            if not lp.has_sync or lp.var is None:
+                continue
+            for n in nodes_of(lp.node.child_by_field_name("body"), "assignment_expression"):
+                left = strip(n.child_by_field_name("left"))
+                if left is None or left.type != "subscript_expression" or \
+                        model.array_name(left) not in shared:
+                    continue
+                rhs = n.child_by_field_name("right")
+                idx = set()
+                for sub in nodes_of(rhs, "subscript_expression"):
+                    if sub.parent is not None and sub.parent.type == "subscript_expression":
+                        continue  # the a[i] inside a[i][j]
+                    if model.array_name(sub) in shared and subscript_indices(sub):
+                        last = subscript_indices(sub)[-1]
+                        if lp.var in model.identifiers(last):
+                            idx = set()
+                            break
+                        idx.add(model.text_of(last).replace(" ", ""))
+                if len(idx) >= 3 and model.computed(fn, rhs):
+                    return lp.trip_count if lp.trip_count and lp.trip_count > 1 else 2
+        return 0
+
+    # -- shape 2 ---------------------------------------------------------------------------
+    def _reduced_consumers(self, model, fn, gnames) -> int:
+        shared = {v.name: v for v in model.vars_in(fn, space="shared")}
+        workspaces = {name for name, v in shared.items()
+                      if (v.dims or v.extern) and model.shared_array_uses(fn, name)[2]}
+        scalars = {name for name, v in shared.items() if not v.dims and not v.extern}
+
+        def reduced_read(node) -> bool:
+            for s in nodes_of(node, "subscript_expression"):
+                if model.array_name(s) in workspaces and all(
+                        model.eval_int(ix, fn) is not None for ix in subscript_indices(s)):
+                    return True
+            for c in nodes_of(node, "call_expression"):
+                name = short_name(model.text_of(c.child_by_field_name("function")))
+                args = c.child_by_field_name("arguments")
+                if name in ("__shfl_sync", "__shfl") and args is not None and \
+                        args.named_child_count >= 3 and \
+                        model.eval_int(args.named_children[2], fn) == 0:
+                    return True
+            return bool(model.identifiers(node) & scalars)
+
+        # names holding a block-reduced value, and the earliest point each becomes available
+        reduced: dict[str, int] = {}
+        # butterfly reductions leave the total in every lane: v += __shfl_xor_sync(m, v, o)
+        for n in model.fn_nodes(fn, "assignment_expression"):
+            left = n.child_by_field_name("left")
+            if left is None or left.type != "identifier":
+                continue
+            calls = [short_name(model.text_of(c.child_by_field_name("function")))
+                     for c in nodes_of(n.child_by_field_name("right"), "call_expression")]
+            loops = enclosing_loops(n, fn)
+            if loops and any(c in ("__shfl_xor_sync", "__shfl_xor") for c in calls):
+                reduced.setdefault(model.text_of(left), loops[0].end_byte)
+        for n in model.fn_nodes(fn, "init_declarator", "assignment_expression"):
+            if n.type == "init_declarator":
+                d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+            else:
+                d, v = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if d is None or d.type != "identifier" or v is None or \
+                    model.text_of(d) in scalars:
+                continue
+            if reduced_read(v) or model.identifiers(v) & set(reduced):
+                reduced.setdefault(model.text_of(d), n.end_byte)
+        consumers = 0
+        for name, after in reduced.items():
+            if self._consumed(model, fn, gnames, {name}, after):
+                consumers += 1
+        for name in scalars:
+            writes = [w for w in model.fn_nodes(fn, "assignment_expression")
+                      if model.text_of(w.child_by_field_name("left")) == name]
+            if writes and self._consumed(model, fn, gnames, {name},
+                                         min(w.end_byte for w in writes)):
+                consumers += 1
+        return consumers
+
+    def _consumed(self, model, fn, gnames, names, after) -> bool:
+        """Whether a loop or statement after ``after`` reads global data and uses ``names``."""
+        loops = {(lp.node.start_byte, lp.node.end_byte): lp for lp in model.loops_in(fn)}
+        for st in model.fn_nodes(fn, *LOOP_TYPES):
+            lp = loops.get((st.start_byte, st.end_byte))
+            if st.start_byte < after or lp is None or lp.var is None or \
+                    not (model.identifiers(st) & names):
+                continue
+            for s in nodes_of(st, "subscript_expression", "pointer_expression"):
+                if model.array_name(s) in gnames and assignment_of(s) is None and \
+                        lp.var in model.identifiers(s):
+                    return True
+        return False

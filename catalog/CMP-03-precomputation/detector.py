@@ -1,0 +1,117 @@
+"""CMP-03 precomputation: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import (Node, ProgramModel, assignment_of, enclosing_loops, line, nodes_of,
+                                short_name, strip)
+
+
+MATH_CALLS = {
+    "sin", "cos", "tan", "exp", "exp2", "exp10", "log", "log2", "log10", "pow", "sqrt", "cbrt",
+    "atan", "atan2", "asin", "acos", "sinh", "cosh", "tanh", "erf", "erfc", "lgamma", "tgamma",
+    "hypot", "rsqrt", "sincos", "sinpi", "cospi",
+}
+
+
+def _is_math_call(model: ProgramModel, node: Node) -> bool:
+    fn = node.child_by_field_name("function")
+    name = short_name(model.text_of(fn)).lstrip("_")
+    return name in MATH_CALLS or (name.endswith("f") and name[:-1] in MATH_CALLS)
+
+
+class Precomputation(Detector):
+    id = "CMP-03"
+
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
+        seen: set[int] = set()
+        for ln, conf, note in list(self._host_tables(model)) + list(self._setup_kernels(model)) \
+                + list(self._shared_tables(model)):
+            if ln not in seen:
+                seen.add(ln)
+                yield Finding(ln, ln, conf, None, note)
+
+    def _math_rhs(self, model, fn, rhs, scope) -> bool:
+        """The right side calls a math function (directly or via a local defined in ``scope``)
+        and reads no array."""
+        if any(True for _ in nodes_of(rhs, "subscript_expression", "pointer_expression")):
+            return False
+        if any(_is_math_call(model, c) for c in nodes_of(rhs, "call_expression")):
+            return True
+        for name in model.identifiers(rhs):
+            for _op, d in model.local_defs_op(fn, name):
+                if scope.start_byte <= d.start_byte < scope.end_byte and \
+                        not any(True for _ in nodes_of(d, "subscript_expression")) and \
+                        any(_is_math_call(model, c) for c in nodes_of(d, "call_expression")):
+                    return True
+        return False
+
+    def _host_tables(self, model):
+        copied = set()
+        for c in model.calls_in():
+            if c.category in ("copy", "copy_symbol", "copy_async") and len(c.args) >= 2:
+                copied |= set(c.args[1].replace("(", " ").replace(")", " ").replace(".", " ")
+                              .replace("&", " ").replace("[", " ").split())
+        for fn in model.reachable_functions():
+            if fn.body is None or fn.is_kernel or (fn.is_device and not fn.is_host):
+                continue
+            for n in model.fn_nodes(fn, "assignment_expression"):
+                left = strip(n.child_by_field_name("left"))
+                if left is None or left.type != "subscript_expression" or \
+                        model.text_of(n.child_by_field_name("operator")) != "=":
+                    continue
+                loops = enclosing_loops(n, fn)
+                if not loops or model.array_name(left) not in copied or not model.is_reachable(n):
+                    continue
+                if self._math_rhs(model, fn, n.child_by_field_name("right"), loops[0]):
+                    yield line(n), 0.65, "host-computed table copied to the device"
+
+    def _setup_kernels(self, model):
+        kernels = model.reachable_kernels()
+        for k in kernels:
+            launches = model.launches_of(k.name)
+            if not launches or any(la.in_loop is not None for la in launches) or k.body is None:
+                continue
+            gnames = model.global_names(k)
+            others = set()
+            for la2 in model.launches_of():
+                if la2.kernel != k.name:
+                    others |= {a.strip("&* ") for a in model.launch_arg_texts(la2)}
+            pnames = [p.name for p in k.params]
+            for n in model.fn_nodes(k, "assignment_expression"):
+                left = strip(n.child_by_field_name("left"))
+                if left is None or left.type != "subscript_expression":
+                    continue
+                arr = model.array_name(left)
+                if arr not in gnames or arr not in pnames or not model.is_reachable(n):
+                    continue
+                rhs = n.child_by_field_name("right")
+                if model.reads_global(k, rhs, gnames) or \
+                        not self._math_rhs(model, k, rhs, k.body):
+                    continue
+                pos = pnames.index(arr)
+                if any(pos < len(model.launch_arg_texts(la)) and
+                       model.launch_arg_texts(la)[pos].strip("&* ") in others for la in launches):
+                    yield line(n), 0.6, f"setup kernel {k.name} fills a table"
+
+    def _shared_tables(self, model):
+        for fn in model.reachable_kernels():
+            if fn.body is None:
+                continue
+            gnames = model.global_names(fn)
+            for v in model.vars_in(fn, space="shared"):
+                if not v.dims:
+                    continue
+                writes, reads, self_update = model.shared_array_uses(fn, v.name)
+                if self_update or not reads:
+                    continue
+                for w in writes:
+                    rhs = assignment_of(w).child_by_field_name("right")
+                    if not model.reads_global(fn, rhs, gnames) and \
+                            self._math_rhs(model, fn, rhs, fn.body) and model.is_reachable(w):
+                        yield line(w), 0.6, f"per-block table {v.name}"

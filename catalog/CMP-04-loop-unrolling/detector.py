@@ -1,0 +1,59 @@
+"""CMP-04 loop unrolling: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import ProgramModel, nodes_of, strip, subscript_indices
+
+
+class LoopUnrolling(Detector):
+    id = "CMP-04"
+
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
+        dev = {f.name for f in model.gpu_functions()}
+        loops = sorted(model.loops, key=lambda lp: lp.line_start)
+        for p in model.pragmas:
+            if p.function not in dev or not model.is_reachable(p.node):
+                continue
+            words = p.text.split("//")[0].split("/*")[0].replace("#pragma", "").split()
+            if not words or words[0] != "unroll":
+                continue
+            rest = " ".join(words[1:]).strip("() ")
+            fn = model.function_of(p.function)
+            factor = None
+            if rest:
+                factor = model.eval_int(rest, fn)
+                if factor is not None and factor <= 1:
+                    continue
+            else:
+                nxt = next((lp for lp in loops if lp.line_start >= p.line and
+                            lp.function == p.function), None)
+                factor = nxt.trip_count if nxt is not None else None
+            yield Finding(p.line, p.line, 0.9, float(factor) if factor else None,
+                          f"#pragma unroll {rest}".strip())
+        for lp in model.loops_in():
+            if lp.function not in dev or lp.var is None or not lp.step_value or \
+                    lp.step_value < 4 or lp.step_op not in (None, "+"):
+                continue
+            offsets = set()
+            for s in nodes_of(lp.node.child_by_field_name("body"), "subscript_expression"):
+                for ix in subscript_indices(s):
+                    ix = strip(ix)
+                    if ix is None:
+                        continue
+                    if ix.type == "identifier" and model.text_of(ix) == lp.var:
+                        offsets.add(0)
+                    elif ix.type == "binary_expression" and \
+                            model.text_of(ix.child_by_field_name("operator")) == "+" and \
+                            model.text_of(strip(ix.child_by_field_name("left"))) == lp.var:
+                        k = model.eval_int(ix.child_by_field_name("right"))
+                        if k is not None:
+                            offsets.add(k)
+            if set(range(1, lp.step_value)) <= offsets:
+                yield Finding(lp.line_start, lp.line_start, 0.75, float(lp.step_value),
+                              f"manual unroll by {lp.step_value}")

@@ -1,0 +1,78 @@
+"""CMP-07 compile time specialization: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import ProgramModel, SCALAR_BYTES, line
+
+
+def types_only(arg: str) -> bool:
+    """A template argument that names a type (float, double, int, float4 ...)."""
+    return arg.replace("unsigned", "").replace("const", "").replace("*", "").strip() in (
+        set(SCALAR_BYTES) | {"float2", "float4", "double2", "int2", "int4", ""})
+
+
+class CompileTimeSpecialization(Detector):
+    id = "CMP-07"
+
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
+        sites: dict[str, set[tuple[str, ...]]] = {}
+        for la in model.launches_of():
+            if la.template_args:
+                caller = model.function_of(la.caller) if la.caller else None
+                if self._constant_args(model, caller, la.template_args):
+                    sites.setdefault(la.kernel, set()).add(tuple(la.template_args))
+        for fn in model.reachable_functions():
+            if fn.body is None:
+                continue
+            for c in model.fn_nodes(fn, "call_expression"):
+                f = c.child_by_field_name("function")
+                if f is None or f.type != "template_function" or not model.is_reachable(c):
+                    continue
+                targs = f.child_by_field_name("arguments")
+                args = [model.text_of(a) for a in targs.named_children] if targs is not None else []
+                if args and self._constant_args(model, fn, args):
+                    sites.setdefault(model.text_of(f.child_by_field_name("name")), set()).add(
+                        tuple(args))
+        done = set()
+        for name, insts in sites.items():
+            for fn in model.functions.get(name, []):
+                if not (fn.is_kernel or fn.is_device) or fn.name not in model.reachable:
+                    continue
+                tmpl = fn.node.parent
+                if tmpl is None or tmpl.type != "template_declaration":
+                    continue
+                if not self._non_type_params(model, tmpl) or tmpl.id in done:
+                    continue
+                done.add(tmpl.id)
+                ln = line(tmpl)
+                yield Finding(ln, ln, 0.8 if len(insts) >= 2 else 0.65, float(len(insts)),
+                              f"{name}: {len(insts)} instantiation(s)")
+
+    @staticmethod
+    def _non_type_params(model, tmpl) -> list[str]:
+        plist = tmpl.child_by_field_name("parameters")
+        out = []
+        for p in (plist.named_children if plist is not None else []):
+            if p.type in ("parameter_declaration", "optional_parameter_declaration"):
+                out.append(model.text_of(p))
+        return out
+
+    @staticmethod
+    def _constant_args(model, caller, args) -> bool:
+        tparams = set(caller.template_params) if caller is not None else set()
+        ok = False
+        for a in args:
+            a = a.strip()
+            if a in ("true", "false") or model.eval_int(a, caller) is not None or a in tparams:
+                ok = True
+            elif types_only(a):
+                continue
+            else:
+                return False
+        return ok

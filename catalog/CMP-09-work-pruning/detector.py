@@ -1,0 +1,119 @@
+"""CMP-09 work pruning: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import (Node, ProgramModel, enclosing_loops, line, nodes_of, strip,
+                                subscript_indices)
+
+
+INTEGRAL = {"int", "unsigned", "unsigned int", "bool", "char", "unsigned char", "signed char",
+            "short", "unsigned short", "uint8_t", "int8_t", "uint32_t", "int32_t", "uint16_t",
+            "int16_t"}
+
+
+def _body_stmt(node: Node | None) -> Node | None:
+    """The single jump statement of an if consequence (``return;``, ``{ ...; return; }``)."""
+    if node is None:
+        return None
+    if node.type == "compound_statement":
+        kids = [c for c in node.named_children if c.type != "comment"]
+        return kids[-1] if kids and kids[-1].type in (
+            "return_statement", "continue_statement", "break_statement") else None
+    return node if node.type in ("return_statement", "continue_statement",
+                                 "break_statement") else None
+
+
+class WorkPruning(Detector):
+    id = "CMP-09"
+
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
+        inputs = self._input_buffers(model)
+        for fn in model.reachable_kernels():
+            if fn.body is None:
+                continue
+            for n in model.fn_nodes(fn, "if_statement"):
+                jump = _body_stmt(n.child_by_field_name("consequence"))
+                if jump is None or not model.is_reachable(n):
+                    continue
+                cond = n.child_by_field_name("condition")
+                if self._flag_guard(model, fn, cond, inputs):
+                    yield Finding(line(n), line(n), 0.6, None, "skip inactive element")
+                elif jump.type in ("break_statement", "continue_statement") and \
+                        self._bound_guard(model, fn, n, cond):
+                    yield Finding(line(n), line(n), 0.55, None, "bounded search")
+
+    def _flag_guard(self, model, fn, cond, inputs) -> bool:
+        node = strip(cond)
+        if node is not None and node.type == "unary_expression" and \
+                model.text_of(node.child_by_field_name("operator")) == "!":
+            node = strip(node.child_by_field_name("argument"))
+        elif node is not None and node.type == "binary_expression" and \
+                model.text_of(node.child_by_field_name("operator")) in ("==", "!="):
+            lhs, rhs = strip(node.child_by_field_name("left")), strip(node.child_by_field_name("right"))
+            if rhs is not None and model.text_of(rhs) in ("0", "1", "true", "false"):
+                node = lhs
+            elif lhs is not None and model.text_of(lhs) in ("0", "1", "true", "false"):
+                node = rhs
+            else:
+                return False
+        if node is None or node.type != "subscript_expression":
+            return False
+        arr = model.array_name(node)
+        params = [p.name for p in fn.params]
+        if arr not in params:
+            return False
+        t = model.types.type_of(fn, arr)
+        if t is None or t[0] not in INTEGRAL:
+            return False
+        if not any(model.uses_thread_index(ix) for ix in subscript_indices(node)):
+            return False
+        pos = params.index(arr)
+        args = [(model.launch_arg_texts(la), la) for la in model.launches_of(fn.name)]
+        return bool(args) and all(pos < len(a) and a[pos].split("+")[0].strip("&*() ") not in
+                                  inputs.get(la.caller, set()) for a, la in args)
+
+    @staticmethod
+    def _input_buffers(model) -> dict[str, set[str]]:
+        """Per host function, device buffers filled from that function's own parameters."""
+        out: dict[str, set[str]] = {}
+        for c in model.calls_in():
+            fn = model.function_of(c.function) if c.function else None
+            if fn is None or c.category not in ("copy", "copy_async") or len(c.args) < 2:
+                continue
+            params = {p.name for p in fn.params}
+            src = c.args[1].split("+")[0].strip("&*() ")
+            if src in params:
+                out.setdefault(fn.name, set()).add(c.args[0].split("+")[0].strip("&*() "))
+        return out
+
+    def _bound_guard(self, model, fn, if_node, cond) -> bool:
+        loops = enclosing_loops(if_node, fn)
+        node = strip(cond)
+        if not loops or node is None or node.type != "binary_expression" or \
+                model.text_of(node.child_by_field_name("operator")) not in ("<", ">", "<=", ">="):
+            return False
+        lhs, rhs = strip(node.child_by_field_name("left")), strip(node.child_by_field_name("right"))
+        for acc, bound in ((lhs, rhs), (rhs, lhs)):
+            if acc is None or bound is None or acc.type != "identifier":
+                continue
+            if bound.type in ("number_literal",) or model.eval_int(bound, fn) is not None:
+                continue
+            name = model.text_of(acc)
+            accumulated = any(
+                model.text_of(a.child_by_field_name("left")) == name and
+                model.text_of(a.child_by_field_name("operator")) in ("+=", "-=", "*=")
+                for a in nodes_of(loops[0], "assignment_expression"))
+            bnames = model.identifiers(bound)
+            bound_var = any(
+                model.text_of(a.child_by_field_name("left")) in bnames
+                for a in model.fn_nodes(fn, "assignment_expression")) or \
+                any(True for _ in nodes_of(bound, "subscript_expression"))
+            if accumulated and bound_var and not model.uses_thread_index(bound):
+                return True
+        return False

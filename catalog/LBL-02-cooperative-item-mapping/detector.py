@@ -1,0 +1,65 @@
+"""LBL-02 cooperative item mapping: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import Node, inside, walk
+
+
+def _loaded(model, fn, node: Node | None) -> bool:
+    """Whether ``node`` reads memory, directly or through variables assigned from loads."""
+    loaded_vars = {name for name, value, _ in model.assignments(fn)
+                   if any(x.type == "subscript_expression" for x in walk(value))}
+    return any(x.type == "subscript_expression" for x in walk(node)) or \
+        bool(model.identifiers(node) & loaded_vars)
+
+
+class CooperativeItemMapping(Detector):
+    id = "LBL-02"
+
+    def detect(self, model):
+        for fn in model.gpu_functions():
+            tiv = model.thread_index_vars(fn) | {"threadIdx"}
+            block_items = {name for name, value, _ in model.assignments(fn)
+                           if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", re.sub(r"\s", "", model.text_of(value)))}
+            for loop in model.loops_in(fn):
+                init = loop.node.child_by_field_name("initializer")
+                step = loop.step or ""
+                if init is None or "gridDim" in step:
+                    continue
+                init_ids = model.identifiers(init) - ({loop.var} if loop.var else set())
+                if not init_ids & tiv and "thread_rank" not in model.text_of(init) and \
+                        not self._lane_offset_in_body(model, fn, loop, tiv):
+                    continue
+                irregular = _loaded(model, fn, init) or _loaded(model, fn, loop.node.child_by_field_name("condition"))
+                step_value = loop.step_value if loop.step_value is not None else model.eval_int(
+                    re.sub(r"^.*(\+=|=)", "", step).strip(), fn)
+                if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
+                    yield Finding.at(loop.node, 0.9 if irregular else 0.6, 32.0)
+                elif "blockDim" in step and irregular:
+                    cond_ids = model.identifiers(loop.node.child_by_field_name("condition")) | init_ids
+                    if cond_ids & block_items or "blockIdx" in model.text_of(init):
+                        yield Finding.at(loop.node, 0.85, self._block_size(model, fn))
+
+    @staticmethod
+    def _lane_offset_in_body(model, fn, loop, tiv) -> bool:
+        """``for (base = beg; base < end; base += 32) { k = base + lane; ... }``: the lanes
+        split each chunk of the item inside the body instead of in the loop header."""
+        if loop.var is None:
+            return False
+        for _name, value, node in model.assignments(fn):
+            if inside(node, loop.node) and loop.var in model.identifiers(value) and \
+                    model.identifiers(value) & (tiv - {loop.var}) and \
+                    model.text_of(value).count("+") >= 1:
+                return True
+        return False
+
+    @staticmethod
+    def _block_size(model, fn) -> float | None:
+        sizes = {la.block_value[0] for la in model.launches_of(fn.name) if la.block_value}
+        return float(sizes.pop()) if len(sizes) == 1 else None

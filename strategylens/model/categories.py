@@ -1,0 +1,164 @@
+"""What a call or a type is: call categories (alloc, copy, sync, atomic, shuffle ...) and the
+byte sizes of basic and CUDA vector types."""
+
+from __future__ import annotations
+
+_EXACT_CATEGORY = {
+    **dict.fromkeys(["cudaMalloc", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D",
+                     "cudaMallocArray", "cudaMalloc3DArray", "cudaMallocMipmappedArray"], "alloc"),
+    **dict.fromkeys(["cudaFree", "cudaFreeArray", "cudaFreeMipmappedArray"], "free"),
+    **dict.fromkeys(["cudaMallocAsync", "cudaFreeAsync", "cudaMallocFromPoolAsync",
+                     "cudaMemPoolCreate", "cudaMemPoolDestroy", "cudaMemPoolSetAttribute",
+                     "cudaDeviceGetDefaultMemPool", "cudaDeviceSetMemPool",
+                     "cudaMemPoolTrimTo"], "async_alloc"),
+    **dict.fromkeys(["cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyPeer",
+                     "cudaMemcpyToArray", "cudaMemcpyFromArray", "cudaMemcpy2DToArray",
+                     "cudaMemcpy2DFromArray", "cudaMemcpyArrayToArray"], "copy"),
+    **dict.fromkeys(["cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemcpy3DAsync",
+                     "cudaMemcpyPeerAsync", "cudaMemcpyToArrayAsync", "cudaMemcpy2DToArrayAsync",
+                     "cudaMemcpyFromArrayAsync", "cudaMemPrefetchAsync",
+                     "cudaMemcpyBatchAsync"], "copy_async"),
+    **dict.fromkeys(["cudaMemset", "cudaMemsetAsync", "cudaMemset2D", "cudaMemset3D",
+                     "cudaMemset2DAsync", "cudaMemset3DAsync"], "memset"),
+    **dict.fromkeys(["cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaMemcpyToSymbolAsync",
+                     "cudaMemcpyFromSymbolAsync", "cudaGetSymbolAddress",
+                     "cudaGetSymbolSize"], "copy_symbol"),
+    **dict.fromkeys(["cudaStreamSynchronize", "cudaEventSynchronize"], "sync"),
+    **dict.fromkeys(["cudaDeviceSynchronize", "cudaThreadSynchronize"], "device_sync"),
+    **dict.fromkeys(["cudaStreamCreate", "cudaStreamCreateWithFlags",
+                     "cudaStreamCreateWithPriority", "cudaStreamDestroy", "cudaStreamWaitEvent",
+                     "cudaStreamQuery", "cudaStreamAddCallback", "cudaLaunchHostFunc",
+                     "cudaStreamAttachMemAsync", "cudaStreamGetPriority",
+                     "cudaDeviceGetStreamPriorityRange"], "stream"),
+    **dict.fromkeys(["cudaEventCreate", "cudaEventCreateWithFlags", "cudaEventRecord",
+                     "cudaEventRecordWithFlags", "cudaEventElapsedTime", "cudaEventDestroy",
+                     "cudaEventQuery"], "event"),
+    **dict.fromkeys(["cudaStreamBeginCapture", "cudaStreamEndCapture", "cudaStreamIsCapturing",
+                     "cudaStreamGetCaptureInfo"], "graph"),
+    **dict.fromkeys(["cudaMallocHost", "cudaHostAlloc", "cudaFreeHost", "cudaHostRegister",
+                     "cudaHostUnregister", "cudaHostGetDevicePointer"], "pinned"),
+    **dict.fromkeys(["cudaLaunchCooperativeKernel",
+                     "cudaLaunchCooperativeKernelMultiDevice"], "coop_launch"),
+    **dict.fromkeys(["cudaLaunchKernel", "cudaLaunchKernelEx", "cudaLaunchKernelExC"],
+                    "launch_api"),
+    **dict.fromkeys(["cudaFuncGetAttributes", "cudaFuncSetAttribute", "cudaFuncSetCacheConfig",
+                     "cudaFuncSetSharedMemConfig", "cudaDeviceSetCacheConfig",
+                     "cudaDeviceSetSharedMemConfig", "cudaGetDeviceProperties",
+                     "cudaDeviceGetAttribute", "cudaDeviceSetLimit"], "occupancy"),
+    **dict.fromkeys(["__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+                     "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__reduce_add_sync",
+                     "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+                     "__reduce_or_sync", "__reduce_xor_sync", "shfl", "shfl_up", "shfl_down",
+                     "shfl_xor", "cg::reduce", "cooperative_groups::reduce",
+                     "cg::inclusive_scan", "cg::exclusive_scan",
+                     "cooperative_groups::inclusive_scan",
+                     "cooperative_groups::exclusive_scan"], "shuffle"),
+    **dict.fromkeys(["__ballot_sync", "__any_sync", "__all_sync", "__activemask", "__ballot",
+                     "__any", "__all", "__match_any_sync", "__match_all_sync", "ballot", "any",
+                     "all", "match_any", "match_all"], "vote"),
+    **dict.fromkeys(["__syncthreads", "__syncthreads_count", "__syncthreads_and",
+                     "__syncthreads_or", "__syncwarp", "__barrier_sync"], "sync_threads"),
+    **dict.fromkeys(["__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__sinf", "__cosf",
+                     "__tanf", "__sincosf", "__powf", "__fdividef", "__fdiv_rn", "__frcp_rn",
+                     "__fsqrt_rn", "__frsqrt_rn", "__saturatef", "__fmaf_rn", "__fmul_rn",
+                     "__fadd_rn", "rsqrtf", "__fmaf_ieee_rn", "exp2f", "__exp2f",
+                     "hexp", "hlog", "h2exp", "h2log"], "fast_math"),
+    **dict.fromkeys(["__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", "__stcg",
+                     "__stcs", "__stwt", "__stwb"], "ldg"),
+    **dict.fromkeys(["tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered",
+                     "texCubemap", "tex2Dgather", "tex1DLod", "tex2DLod", "tex3DLod",
+                     "surf1Dread", "surf1Dwrite", "surf2Dread", "surf2Dwrite", "surf3Dread",
+                     "surf3Dwrite", "cudaCreateTextureObject", "cudaDestroyTextureObject",
+                     "cudaCreateSurfaceObject", "cudaDestroySurfaceObject", "cudaBindTexture",
+                     "cudaBindTexture2D", "cudaUnbindTexture",
+                     "cudaBindTextureToArray"], "texture"),
+}
+
+
+_ATOMIC_BASE = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc",
+                "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor"}
+
+
+_ATOMIC_METHODS = {"fetch_add", "fetch_sub", "fetch_min", "fetch_max", "fetch_and", "fetch_or",
+                   "fetch_xor", "compare_exchange_strong", "compare_exchange_weak", "exchange"}
+
+
+_PREFIX_CATEGORY = [("cublas", "cublas"), ("cusparse", "cusparse"), ("cusolver", "cusolver"),
+                    ("cufft", "cufft"), ("curand", "curand"), ("thrust::", "thrust"),
+                    ("cub::", "cub"), ("cudaGraph", "graph"), ("cudaOccupancy", "occupancy")]
+
+
+THREAD_BUILTINS = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+
+
+def call_category(name: str, receiver_type: str | None = None) -> str | None:
+    """Category of a callee name (see the module docstring); ``receiver_type`` is the declared
+    type of the object for method calls (``grid.sync()`` on a ``grid_group``)."""
+    base = name.rsplit("::", 1)[-1]
+    if name in _EXACT_CATEGORY:
+        return _EXACT_CATEGORY[name]
+    if receiver_type is not None:
+        rt = receiver_type.replace(" ", "")
+        if base == "sync":
+            if "grid_group" in rt or "this_grid" in rt:
+                return "grid_sync"
+            if "thread_block" in rt or "this_thread_block" in rt or "tiled_partition" in rt \
+                    or "coalesced" in rt:
+                return "sync_threads"
+        if base in _ATOMIC_METHODS and "atomic" in rt:
+            return "atomic"
+        if base in ("shfl", "shfl_up", "shfl_down", "shfl_xor"):
+            return "shuffle"
+        if base in ("ballot", "any", "all", "match_any", "match_all"):
+            return "vote"
+        if rt.startswith("cub::"):
+            return "cub"
+        if rt.startswith("thrust::"):
+            return "thrust"
+    if base in _ATOMIC_BASE or any(base.startswith(a + "_") for a in _ATOMIC_BASE):
+        return "atomic"
+    if name in ("cg::sync", "cooperative_groups::sync"):
+        return "sync_threads"
+    for prefix, cat in _PREFIX_CATEGORY:
+        if name.startswith(prefix) or (prefix.endswith("::") and name.startswith("::" + prefix)):
+            return cat
+    if base in _EXACT_CATEGORY and ("::" in name) and base.startswith("__"):
+        return _EXACT_CATEGORY[base]
+    return None
+
+
+_TYPE_SIZES = {
+    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
+    "short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2, "half": 2, "__half": 2,
+    "__nv_bfloat16": 2, "nv_bfloat16": 2, "int": 4, "unsigned": 4, "unsigned int": 4,
+    "float": 4, "int32_t": 4, "uint32_t": 4, "__half2": 4, "half2": 4, "__nv_bfloat162": 4,
+    "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8, "double": 8,
+    "int64_t": 8, "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8,
+    "float3": 12, "int3": 12, "float4": 16, "int4": 16, "uint4": 16, "double2": 16,
+    "longlong2": 16, "double4": 32, "char4": 4, "uchar4": 4, "short2": 4, "short4": 8,
+    "long long int": 8, "unsigned long long int": 8, "long int": 8,
+}
+
+
+def type_size(type_text: str) -> int | None:
+    """Bytes of a basic or CUDA vector type, or None."""
+    t = " ".join(type_text.replace("const", " ").replace("volatile", " ").split())
+    return _TYPE_SIZES.get(t)
+
+
+# element widths in bytes of scalar types (array elements, casts); unlike ``type_size`` it has no
+# vector types and knows ``long double``
+SCALAR_BYTES = {
+    "double": 8, "long double": 16, "float": 4, "int": 4, "unsigned": 4, "unsigned int": 4,
+    "int32_t": 4, "uint32_t": 4, "long": 8, "long long": 8, "int64_t": 8, "uint64_t": 8,
+    "unsigned long long": 8, "size_t": 8, "short": 2, "unsigned short": 2, "int16_t": 2,
+    "uint16_t": 2, "char": 1, "signed char": 1, "unsigned char": 1, "int8_t": 1, "uint8_t": 1,
+    "bool": 1, "__half": 2, "half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
+}
+# widths in bits of the 8- and 16-byte vector types (vectorised loads and stores)
+VECTOR_BITS = {
+    "float2": 64, "int2": 64, "uint2": 64, "short4": 64, "ushort4": 64, "char8": 64,
+    "long1": 64, "double1": 64,
+    "float4": 128, "int4": 128, "uint4": 128, "double2": 128, "longlong2": 128,
+    "ulonglong2": 128, "long2": 128, "ulong2": 128,
+}

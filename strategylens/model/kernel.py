@@ -1,0 +1,280 @@
+"""Kernel-side facts the detectors share: shared arrays and how they are used, barriers, guards
+that leave one thread, atomics and what their value does, spin-wait barriers and grid-stride
+loops."""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from strategylens.model.items import Call, Function, Loop
+from strategylens.model.syntax import (LOOP_TYPES, ancestors, assignment_of, call_args, nodes_of,
+                                       squash, subscript_index, walk)
+
+_BARRIERS = ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
+             "__syncwarp")
+
+
+def halving_or_doubling(loop: Loop) -> bool:
+    """A loop whose variable halves or doubles each iteration (``s >>= 1``, ``d *= 2``)."""
+    op = loop.step_op or ""
+    step = squash(loop.step or "")
+    return op in (">>", "/", "<<", "*") or any(s in step for s in (">>=1", "/=2", "<<=1", "*=2"))
+
+
+def _breaks_out(node: Node | None) -> bool:
+    if node is None:
+        return False
+    if node.type in ("break_statement", "return_statement"):
+        return True
+    if node.type == "compound_statement":
+        return any(c.type in ("break_statement", "return_statement") for c in node.named_children)
+    return False
+
+
+class KernelFacts:
+    """Queries over kernels and device functions."""
+
+    def shared_names(self, fn: Function) -> set[str]:
+        """Shared arrays visible in ``fn`` (its own and file-scope ones)."""
+        return {v.name for v in self.vars if v.space == "shared" and v.function in (fn.name, None)}
+
+    def shared_array_uses(self, fn: Function, name: str) -> tuple[list[Node], list[Node], bool]:
+        """Writes and reads (subscript nodes) of a shared array in ``fn``, and whether any
+        statement reads and writes it at once (a reduction or scan workspace)."""
+        writes, reads, self_update = [], [], False
+        for n in self.fn_nodes(fn, "subscript_expression"):
+            if n.parent is not None and n.parent.type == "subscript_expression" and \
+                    n.parent.child_by_field_name("argument") is not None and \
+                    n.parent.child_by_field_name("argument").id == n.id:
+                continue  # inner part of a[i][j]
+            if self.array_name(n) != name:
+                continue
+            asg = assignment_of(n)
+            if asg is not None:
+                writes.append(n)
+                op = self.text_of(asg.child_by_field_name("operator"))
+                rhs = asg.child_by_field_name("right")
+                if op != "=" or any(self.array_name(s) == name
+                                    for s in nodes_of(rhs, "subscript_expression")):
+                    self_update = True
+            elif n.parent is not None and n.parent.type == "update_expression":
+                writes.append(n)
+                self_update = True
+            else:
+                reads.append(n)
+        return writes, reads, self_update
+
+    def is_barrier(self, call_node: Node) -> bool:
+        """A block, warp or group barrier call (``__syncthreads``, ``tile.sync()``, ...)."""
+        name = self.text_of(call_node.child_by_field_name("function"))
+        return name in _BARRIERS or name.endswith(".sync") or name.endswith("::sync") or \
+            name.endswith("barrier_sync") or name.endswith(".arrive_and_wait")
+
+    def single_thread_guarded(self, fn: Function, node: Node) -> bool:
+        """Inside ``if (lane == 0)``-style code: only one thread (per warp or block) runs it."""
+        for a in ancestors(node, fn.node):
+            if a.type != "if_statement":
+                continue
+            for b in nodes_of(a.child_by_field_name("condition"), "binary_expression"):
+                if self.text_of(b.child_by_field_name("operator")) == "==" and (
+                        self.uses_thread_index(b.child_by_field_name("left")) or
+                        self.uses_thread_index(b.child_by_field_name("right"))):
+                    return True
+        return False
+
+    def tree_combine(self, loop: Loop, shared: set[str]) -> bool:
+        """``s[i] op= s[i + var]`` (or ``s[i] = f(s[i], s[i + var])``) on a shared array in the
+        body of ``loop``."""
+        var = loop.var
+        if var is None:
+            return False
+        for n in walk(loop.node.child_by_field_name("body")):
+            if n.type != "assignment_expression":
+                continue
+            left = n.child_by_field_name("left")
+            if left is None or left.type != "subscript_expression":
+                continue
+            arr = self.base_name(left)
+            if arr not in shared:
+                continue
+            for x in walk(n.child_by_field_name("right")):
+                if x.type == "subscript_expression" and self.base_name(x) == arr:
+                    idx = squash(self.text_of(subscript_index(x) or x))
+                    if re.search(r"\+\(?" + re.escape(var) + r"\b", idx) and "^" not in idx:
+                        return True
+        return False
+
+    # ----- atomics -------------------------------------------------------------------------
+    def target_is_scalar(self, fn: Function, target: Node | None) -> bool:
+        """Whether an atomic's address argument names one location (``&count``, ``p``,
+        ``&c[0]``), not an element picked by a computed index."""
+        for n in walk(target):
+            if n.type == "subscript_expression":
+                idx = subscript_index(n)
+                if idx is not None and self.eval_int(self.text_of(idx).strip("[] "), fn) is None:
+                    return False
+        return True
+
+    def atomic_role(self, fn: Function, call: Call) -> str:
+        """Classify an atomic call site: ``'work'`` (a counter that hands out work, LBL-01),
+        ``'slot'`` (its value reserves an output position), ``'barrier'`` (arrival counter of a
+        spin-wait grid barrier) or ``'combine'`` (a result is combined, PAR-06)."""
+        base = call.name.rsplit("::", 1)[-1].split(".")[-1]
+        args = call_args(call.node)
+        target = args[0] if args else None
+        if target is not None and self.identifiers(target) & self.spin_counters(fn):
+            return "barrier"
+        var = self.receiver_of(call.node)
+        if var is None or not base.startswith(("atomicAdd", "atomicInc", "atomicSub", "fetch_add")):
+            return "combine"
+        tainted = self.derived(fn, {var})
+        # compared with the work bound to leave a loop or the kernel
+        for n in walk(fn.body):
+            if n.type in ("while_statement", "for_statement", "do_statement"):
+                cond = n.child_by_field_name("condition")
+                if cond is not None and self.identifiers(cond) & tainted:
+                    return "work"
+            elif n.type == "if_statement":
+                cond = n.child_by_field_name("condition")
+                if self.identifiers(cond) & tainted and \
+                        _breaks_out(n.child_by_field_name("consequence")):
+                    return "work"
+        for acc in self.accesses_in(fn):
+            if acc.is_write or acc.index_node is None:
+                continue
+            if self.identifiers(acc.index_node) & tainted:
+                return "work" if self.target_is_scalar(fn, target) else "slot"
+        return "slot"
+
+    def slot_writes(self, fn: Function, call: Call) -> bool:
+        """The atomic's returned value (or a value derived from it) indexes a write."""
+        p = call.node.parent
+        while p is not None and p.type in ("subscript_argument_list", "binary_expression",
+                                           "parenthesized_expression"):
+            p = p.parent
+        if p is not None and p.type == "subscript_expression" and p.parent is not None and \
+                p.parent.type == "assignment_expression" and \
+                p.parent.child_by_field_name("left") == p:
+            return True  # next[atomicAdd(&size, 1)] = v
+        if p is not None and p.type == "assignment_expression" and \
+                p.child_by_field_name("right") == call.node and \
+                p.child_by_field_name("left").type == "subscript_expression":
+            return True  # rank[i] = atomicAdd(&count[cell], 1): the slot, scattered later
+        var = self.receiver_of(call.node)
+        if var is None:
+            return False
+        tainted = self.derived(fn, {var})
+        return any(a.is_write and a.index_node is not None and
+                   self.identifiers(a.index_node) & tainted for a in self.accesses_in(fn))
+
+    # ----- spin-wait barriers --------------------------------------------------------------
+    def spin_counters(self, fn: Function) -> set[str]:
+        """Names of global counters that ``fn`` spin-waits on (a software barrier)."""
+        return {name for loop, name in self.spin_loops(fn)}
+
+    def spin_loops(self, fn: Function) -> list[tuple[Node, str]]:
+        """``(loop, counter)`` for empty-bodied while/do loops that poll a memory location."""
+        out = []
+        for n in walk(fn.body):
+            if n.type not in ("while_statement", "do_statement") or \
+                    not self._empty_body(n.child_by_field_name("body")):
+                continue
+            cond = n.child_by_field_name("condition")
+            for x in walk(cond):
+                if x.type == "call_expression" and \
+                        "atomic" in self.text_of(x.child_by_field_name("function")):
+                    args = call_args(x)
+                    name = self.base_name(args[0]) if args else None
+                    if name:
+                        out.append((n, name))
+                        break
+                if x.type in ("pointer_expression", "subscript_expression"):
+                    name = self.base_name(x)
+                    if name:
+                        out.append((n, name))
+                        break
+        return out
+
+    def _empty_body(self, body: Node | None) -> bool:
+        if body is None:
+            return True
+        if body.type == "expression_statement" and not body.named_children:
+            return True
+        if body.type != "compound_statement":
+            return False
+        for c in body.named_children:
+            if c.type == "comment":
+                continue
+            if c.type == "expression_statement":
+                t = self.text_of(c)
+                if any(k in t for k in ("__threadfence", "__nanosleep", "__builtin_ia32_pause")):
+                    continue
+            return False
+        return True
+
+    # ----- grid-stride loops ---------------------------------------------------------------
+    def grid_stride_loops(self, fn: Function) -> list[tuple[Loop, float]]:
+        """``(loop, confidence)`` for loops of ``fn`` that start at a thread-dependent index and
+        advance by the grid size (0.7 when the step is ``gridDim.x`` alone)."""
+        seeds = {name for name, value, _ in self.assignments(fn)
+                 if "gridDim" in self.text_of(value) or
+                 re.search(r"\.\s*size\s*\(\s*\)|num_threads", self.text_of(value))}
+        grid_vars = self.derived(fn, seeds)
+        tiv = self.thread_index_vars(fn)
+        out = []
+        for loop in self.loops_in(fn):
+            steps = self._loop_steps(loop)
+            if not any(self._mentions_grid_size(s, grid_vars) for s in steps):
+                continue
+            start = loop.node.child_by_field_name("initializer")
+            updated = {self.text_of(s.parent.child_by_field_name("left")) for s in steps
+                       if s.parent is not None and s.parent.type == "assignment_expression"}
+            starts_at_thread = (start is not None and self.uses_thread_index(start)) or \
+                (loop.var is not None and loop.var in tiv) or \
+                (loop.node.type != "for_statement" and bool(updated & tiv))
+            if not starts_at_thread:
+                continue
+            step_text = " ".join(self.text_of(s) for s in steps)
+            out.append((loop, 0.7 if re.fullmatch(r"\s*gridDim\.[xyz]\s*", step_text) else 0.95))
+        return out
+
+    def _mentions_grid_size(self, node: Node | None, grid_vars: set[str]) -> bool:
+        text = self.text_of(node) if node is not None else ""
+        if "gridDim" in text or re.search(r"\.\s*size\s*\(\s*\)|num_threads\s*\(", text):
+            return True
+        return bool(self.identifiers(node) & grid_vars)
+
+    def _loop_steps(self, loop: Loop) -> list[Node]:
+        """Expressions added to the loop variable each iteration."""
+        node = loop.node
+        var = loop.var
+        if node.type == "for_statement":
+            upd = node.child_by_field_name("update")
+            cands = [upd] if upd is not None else []
+        else:
+            cands = []
+            cond = node.child_by_field_name("condition")
+            names = self.identifiers(cond)
+            if var:
+                names = {var}
+            body = node.child_by_field_name("body")
+            for n in walk(body):
+                if n.type in LOOP_TYPES and n is not node:
+                    continue
+                if n.type == "assignment_expression":
+                    left = n.child_by_field_name("left")
+                    if left is not None and self.text_of(left) in names:
+                        cands.append(n)
+        steps = []
+        for c in cands:
+            for n in walk(c):
+                if n.type == "assignment_expression":
+                    op = self.text_of(n.child_by_field_name("operator"))
+                    right = n.child_by_field_name("right")
+                    if op == "+=":
+                        steps.append(right)
+                    elif op == "=" and right is not None:
+                        steps.append(right)
+        return steps

@@ -1,0 +1,503 @@
+"""Stride and index algebra: an index as ``coef * threadIdx.x + rest`` (the algebra the libclang
+pass shares), row-major linearisation, and the tree-sitter estimate of every access's stride."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tree_sitter import Node
+
+from strategylens.model.categories import THREAD_BUILTINS
+from strategylens.model.consts import BINOPS
+from strategylens.model.items import Access, Function, Macro
+from strategylens.model.syntax import declarator_name, strip, subscript_indices
+
+UNKNOWN = None  # a threadIdx.x coefficient that is not linear
+
+
+def set_stride(access: Access, coef, source: str) -> None:
+    """Record a threadIdx.x coefficient on an access: an int stride, a symbolic one (text) or
+    unknown; a fractional coefficient (``tid / 32``) is stride 0 for the lanes of a group."""
+    access.stride_source = source
+    if coef is UNKNOWN:
+        access.stride_tx, access.stride_expr = None, None
+    elif isinstance(coef, str):
+        access.stride_tx, access.stride_expr = None, coef
+    else:
+        access.stride_tx = int(coef) if coef.denominator == 1 else 0
+        access.stride_expr = str(coef)
+
+
+def combine(op: str, a, b, text_b, text_a):
+    """Combine two ``(coef, const)`` pairs through a binary operator.
+
+    ``coef`` is the coefficient of threadIdx.x (a Fraction, a symbolic str such as ``'n'``, or
+    UNKNOWN when the expression is not linear in it); ``const`` the integer value when known.
+    ``text_a`` / ``text_b`` give the operand texts for symbolic coefficients.
+    """
+    ca, cb = a[0], b[0]
+    const = None
+    if a[1] is not None and b[1] is not None and op in BINOPS:
+        const = BINOPS[op](a[1], b[1])
+    if op in ("+", "-"):
+        if ca is UNKNOWN or cb is UNKNOWN:
+            return (UNKNOWN, None)
+        if isinstance(ca, str) or isinstance(cb, str):
+            if ca == 0:
+                return (cb if op == "+" else (f"-({cb})" if isinstance(cb, str) else -cb), None)
+            if cb == 0:
+                return (ca, None)
+            return (f"{ca} {op} {cb}", None)  # symbolic: tid * n + tid -> 'n + 1'
+        return (ca + cb if op == "+" else ca - cb, const)
+    if op == "*":
+        if ca == 0 and cb == 0:
+            return (Fraction(0), const)
+        if ca != 0 and cb != 0:
+            return (UNKNOWN, None)
+        lin, other, other_text = (a, b, text_b) if ca != 0 else (b, a, text_a)
+        if lin[0] is UNKNOWN:
+            return (UNKNOWN, None)
+        if other[1] is not None and isinstance(lin[0], Fraction):
+            return (lin[0] * other[1], None)
+        if isinstance(lin[0], Fraction) and lin[0] == 1:
+            return (other_text(), None)
+        return (f"({lin[0]})*({other_text()})", None)
+    if op in ("/", ">>"):
+        if ca == 0 and cb == 0:
+            return (Fraction(0), const)
+        if cb != 0 or b[1] is None or b[1] == 0 or not isinstance(ca, Fraction):
+            return (UNKNOWN, None)
+        d = b[1] if op == "/" else (1 << b[1])
+        return (ca / d, None)
+    if op == "<<":
+        if ca == 0 and cb == 0:
+            return (Fraction(0), const)
+        if cb == 0 and b[1] is not None and isinstance(ca, Fraction):
+            return (ca * (1 << b[1]), None)
+        return (UNKNOWN, None)
+    if op in ("%", "&"):
+        if ca == 0 and cb == 0:
+            return (Fraction(0), const)
+        if cb == 0 and b[1] is not None and isinstance(ca, Fraction):
+            # lane = tid % 32, tx = tid % 16, tid & 31: within runs of `span` consecutive
+            # threads the coefficient holds; spans of 8 or more are treated as linear
+            span = b[1] + 1 if op == "&" else b[1]
+            if span >= 8:
+                return (ca, None)
+        return (UNKNOWN, None)
+    if op == ",":
+        return b
+    if ca == 0 and cb == 0:
+        return (Fraction(0), const)
+    return (UNKNOWN, None)
+
+
+_CLAMPS = {"min", "max", "fminf", "fmaxf", "fmin", "fmax", "umin", "umax", "llmin", "llmax",
+           "std::min", "std::max", "clamp", "std::clamp", "__clamp"}
+
+
+def clamp_like(name: str, args: list[tuple]) -> tuple:
+    """``min(x + dx, w - 1)`` style calls keep the threadIdx.x coefficient of their one
+    thread-dependent argument (the clamp only bites at the edges)."""
+    varying = [a for a in args if a[0] != 0]
+    if name in _CLAMPS and len(varying) == 1 and varying[0][0] is not UNKNOWN:
+        return (varying[0][0], None)
+    return (UNKNOWN, None)
+
+
+def row_major(coefs: list, dims: list[int | None]):
+    """threadIdx.x coefficient of ``a[i0][i1]...`` from each index's coefficient and the array
+    extents (row-major). A row index that depends on threadIdx.x with an unknown row length
+    gives the symbolic ``'row'``."""
+    coef = Fraction(0)
+    stride = Fraction(1)
+    for i in range(len(coefs) - 1, -1, -1):
+        c = coefs[i]
+        if c is UNKNOWN:
+            return UNKNOWN
+        if c != 0:
+            if isinstance(c, str) or isinstance(stride, str) or isinstance(coef, str):
+                if coef != 0:
+                    return UNKNOWN
+                coef = c if stride == 1 else (stride if c == 1 else f"({c})*({stride})")
+            else:
+                coef = coef + c * stride
+        if i > 0:
+            d = dims[i] if i < len(dims) else None
+            stride = "row" if isinstance(stride, str) or d is None else stride * d
+    return coef
+
+
+class Strides:
+    """threadIdx.x coefficients of expressions and accesses."""
+
+    def _estimate_strides(self) -> None:
+        extents: dict[tuple[str | None, str], list[int | None]] = {}
+        for v in self.vars:
+            extents[(v.function, v.name)] = v.dim_values
+        for a in self.accesses:
+            f = self.function_of(a.function) if a.function else None
+            if a.index_node is None:  # *p
+                coef = Fraction(0)
+            else:
+                nodes = subscript_indices(a.node) if len(a.indices) > 1 else [a.index_node]
+                dims = extents.get((a.function, a.array)) or extents.get((None, a.array)) or []
+                coef = self._linearise(nodes, dims, f)
+            if f is not None and coef is not UNKNOWN:
+                base = self._base_offset(a.array, a.node, f)
+                if base != 0:  # p = a + tid * n; p[k] walks row tid: stride n
+                    coef = combine("+", (base, None), (coef, None), lambda: "?",
+                                   lambda: "?")[0]
+            set_stride(a, coef, "tree-sitter")
+
+    def _base_offset(self, name: str, use: Node, fn: Function, depth: int = 0):
+        """threadIdx.x coefficient of a local pointer's offset from the array it points into
+        (``const float* row = a + tid * n`` gives ``'n'``); 0 for parameters and arrays."""
+        if depth > 6 or not name.isidentifier():
+            return Fraction(0)
+        ty = self._local_types.get(fn.name, {}).get(name)
+        if ty is None or not (ty.endswith("*") or "auto" in ty):
+            return Fraction(0)
+        coefs = []
+        for d in self._defs_for(use, name, fn):
+            if d.type == "update_expression":
+                continue  # p++: the same step for every thread
+            v = d.child_by_field_name("value") or d.child_by_field_name("right")
+            if v is None:
+                continue
+            op = self.text_of(d.child_by_field_name("operator")) \
+                if d.type == "assignment_expression" else "="
+            if op in ("+=", "-="):
+                if self.linear_tx(v, fn)[0] != 0:
+                    return UNKNOWN
+                continue
+            coefs.append(self._pointer_offset(v, fn, depth + 1))
+        if not coefs:
+            return Fraction(0)
+        if any(c is UNKNOWN for c in coefs) or len({str(c) for c in coefs}) != 1:
+            return UNKNOWN
+        return coefs[0]
+
+    def _pointer_offset(self, v: Node, fn: Function, depth: int):
+        while v is not None:
+            if v.type == "parenthesized_expression" and v.named_child_count == 1:
+                v = v.named_children[0]
+            elif v.type == "cast_expression":
+                v = v.child_by_field_name("value")
+            elif v.type == "call_expression" and self._callee_name(v)[0] in (
+                    "reinterpret_cast", "static_cast", "const_cast"):
+                args = v.child_by_field_name("arguments")
+                v = args.named_children[0] if args is not None and args.named_child_count \
+                    else None
+            else:
+                break
+        if v is None:
+            return Fraction(0)
+        if v.type == "binary_expression" and self.text_of(
+                v.child_by_field_name("operator")) in ("+", "-"):
+            op = self.text_of(v.child_by_field_name("operator"))
+            left, right = v.child_by_field_name("left"), v.child_by_field_name("right")
+            base = self._pointer_offset(left, fn, depth + 1)
+            return combine(op, (base, None), self.linear_tx(right, fn), lambda: "?",
+                           lambda: "?")[0]
+        if v.type == "pointer_expression" and v.children[0].type == "&":
+            arg = v.child_by_field_name("argument")
+            if arg is not None and arg.type == "subscript_expression":
+                base = self._pointer_offset(arg.child_by_field_name("argument"), fn,
+                                            depth + 1)
+                idx = arg.child_by_field_name("indices")
+                kids = idx.named_children if idx is not None else []
+                if len(kids) == 1:
+                    return combine("+", (base, None), self.linear_tx(kids[0], fn),
+                                   lambda: "?", lambda: "?")[0]
+                return UNKNOWN
+            return Fraction(0)
+        if v.type == "identifier":
+            return self._base_offset(self.text_of(v), v, fn, depth + 1)
+        return Fraction(0)
+
+    def _linearise(self, nodes: list[Node], dims: list[int | None], f: Function | None):
+        return row_major([self.linear_tx(n, f)[0] for n in nodes], dims)
+
+    def linear_tx(self, node: Node, fn: Function | None, _depth: int = 0,
+                  _env: dict | None = None, _at: Node | None = None) -> tuple:
+        """``node`` as ``coef * threadIdx.x + rest``: returns ``(coef, const)`` with coef a
+        Fraction, a symbolic str or UNKNOWN, and const the integer value when known. Local
+        variables are followed through their assignments; function-like macros
+        (``IDX(r, c)``) are expanded. (``_env`` / ``_at``: parameter values and the call site
+        while inside a macro body, whose nodes belong to another parse.)"""
+        if node is None or _depth > 14:
+            return (UNKNOWN, None)
+        if _env is None:  # memoised for nodes of this file; a deep UNKNOWN may be the limit
+            key = (node.id, node.start_byte, node.type)
+            hit = self._lin_memo.get(key)
+            if hit is not None and (hit[0][0] is not UNKNOWN or hit[1] <= _depth):
+                return hit[0]
+            res = self._linear_tx(node, fn, _depth, None, _at)
+            if _at is None:
+                self._lin_memo[key] = (res, _depth)
+            return res
+        return self._linear_tx(node, fn, _depth, _env, _at)
+
+    def _linear_tx(self, node: Node, fn: Function | None, _depth: int, _env, _at) -> tuple:
+        zero = Fraction(0)
+        foreign = _env is not None
+        txt = (lambda n: n.text.decode("utf8", "replace") if n is not None else "") \
+            if foreign else self.text_of
+
+        def ev(n):
+            return self.eval_int(txt(n), fn) if foreign else self.eval_int(n, fn)
+
+        def lin(n):
+            return self.linear_tx(n, fn, _depth + 1, _env, _at)
+
+        t = node.type
+        if t == "number_literal":
+            return (zero, ev(node))
+        if t == "field_expression":
+            arg = txt(node.child_by_field_name("argument"))
+            fld = txt(node.child_by_field_name("field"))
+            if arg == "threadIdx":
+                return (Fraction(1) if fld == "x" else zero, None)
+            if arg in THREAD_BUILTINS:
+                return (zero, None)
+            return (zero, None) if lin(node.child_by_field_name("argument"))[0] == 0 \
+                else (UNKNOWN, None)
+        if t in ("identifier", "qualified_identifier"):
+            name = txt(node)
+            if foreign and name in _env:
+                return _env[name]
+            c = ev(node)
+            if c is not None:
+                return (zero, c)
+            if fn is None:
+                return (zero, None)
+            defs = self._defs_for(_at or node, name, fn)
+            if not defs:
+                if self._lambda_param(_at or node, name):
+                    return (UNKNOWN, None)  # thrust::for_each(..., [=] __device__ (int i))
+                return (zero, None)  # parameters and unknown names are uniform across threads
+            coefs = []
+            for d in defs:
+                if d.type == "update_expression":
+                    continue
+                v = d.child_by_field_name("value") or d.child_by_field_name("right")
+                if v is None:
+                    continue
+                op = self.text_of(d.child_by_field_name("operator")) \
+                    if d.type == "assignment_expression" else "="
+                sub = self.linear_tx(v, fn, _depth + 1)
+                if op == "=":
+                    coefs.append(sub[0])
+                elif sub[0] != 0:
+                    return (UNKNOWN, None)
+            if not coefs:
+                return (zero, None)
+            if any(x is UNKNOWN for x in coefs) or len({str(x) for x in coefs}) != 1:
+                return (UNKNOWN, None)
+            return (coefs[0], None)
+        if t == "parenthesized_expression" and node.named_child_count == 1:
+            return lin(node.named_children[0])
+        if t == "update_expression":  # a[i++]: the value before or after a uniform step
+            return lin(node.child_by_field_name("argument"))
+        if t == "cast_expression":
+            return lin(node.child_by_field_name("value"))
+        if t == "unary_expression":
+            op = txt(node.child_by_field_name("operator"))
+            a = lin(node.child_by_field_name("argument"))
+            if op == "-" and isinstance(a[0], Fraction):
+                return (-a[0], None if a[1] is None else -a[1])
+            if op == "+":
+                return a
+            return (zero, None) if a[0] == 0 else (UNKNOWN, None)
+        if t == "binary_expression":
+            op = txt(node.child_by_field_name("operator"))
+            ln = node.child_by_field_name("left")
+            rn = node.child_by_field_name("right")
+            return combine(op, lin(ln), lin(rn), lambda: txt(rn), lambda: txt(ln))
+        if t == "conditional_expression":
+            a = lin(node.child_by_field_name("consequence"))
+            b = lin(node.child_by_field_name("alternative"))
+            if a[0] is UNKNOWN or str(a[0]) != str(b[0]):
+                return (UNKNOWN, None)
+            return (a[0], a[1] if a[1] == b[1] else None)
+        if t == "call_expression":
+            fnode = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            argn = args.named_children if args is not None else []
+            callee = txt(fnode)
+            if fnode is not None and fnode.type == "template_function" and txt(
+                    fnode.child_by_field_name("name")) in ("static_cast", "reinterpret_cast") \
+                    and len(argn) == 1:
+                return lin(argn[0])
+            m = self.macros.get(callee)
+            if m is not None and m.params is not None and len(m.params) == len(argn):
+                body = self._macro_body(m)
+                if body is not None:  # IDX(r, c): the body with each parameter's value
+                    env = {p: lin(a) for p, a in zip(m.params, argn, strict=True)}
+                    return self.linear_tx(body, fn, _depth + 1, env, _at or node)
+            if any(w in callee for w in ("rank", "lane", "thread", "atomic")):
+                return (UNKNOWN, None)  # thread_rank(), __lane_id(), atomics: thread-dependent
+            subs = [lin(x) for x in argn]
+            if all(x[0] == 0 for x in subs):
+                return (zero, ev(node))
+            return clamp_like(callee, subs)
+        if t == "subscript_expression":
+            # a value loaded from memory is uniform only if its index is
+            idx = node.child_by_field_name("indices")
+            if idx is not None and all(lin(x)[0] == 0 for x in idx.named_children):
+                return (zero, None)
+            return (UNKNOWN, None)
+        if t in ("sizeof_expression", "char_literal", "true", "false"):
+            return (zero, ev(node))
+        return (UNKNOWN, None)
+
+    @staticmethod
+    def _lambda_param(use: Node, name: str) -> bool:
+        """Whether ``name`` at ``use`` is a parameter of an enclosing lambda."""
+        p = use.parent
+        while p is not None and p.type != "function_definition":
+            if p.type == "lambda_expression":
+                decl = p.child_by_field_name("declarator")
+                params = decl.child_by_field_name("parameters") if decl is not None else None
+                for prm in (params.named_children if params is not None else []):
+                    if declarator_name(prm.child_by_field_name("declarator"))[0] == name:
+                        return True
+            p = p.parent
+        return False
+
+    def _macro_body(self, m: Macro) -> Node | None:
+        """The parsed expression of a function-like macro's body (cached)."""
+        if m.name not in self._macro_bodies:
+            self._macro_bodies[m.name] = self._expr_node(m.value_text) if m.value_text else None
+        return self._macro_bodies[m.name]
+
+    # ----- readings for detectors -----------------------------------------------------------
+    def coefficient_of(self, node: Node | None, var: str):
+        """Coefficient of ``var`` in an index expression: an int, ``'sym'`` (a non-constant factor)
+        or None when the expression is not linear in ``var``."""
+        node = strip(node)
+        if node is None:
+            return None
+        t = node.type
+        if t == "identifier":
+            return 1 if self.text_of(node) == var else 0
+        if t in ("number_literal", "sizeof_expression"):
+            return 0
+        if t == "field_expression":
+            return 0 if var not in self.identifiers(node) else None
+        if t == "binary_expression":
+            op = self.text_of(node.child_by_field_name("operator"))
+            a = self.coefficient_of(node.child_by_field_name("left"), var)
+            b = self.coefficient_of(node.child_by_field_name("right"), var)
+            if a is None or b is None:
+                return None
+            if op in ("+", "-"):
+                if a == 0:
+                    return b if op == "+" or b == 0 else ("sym" if b == "sym" else -b)
+                if b == 0:
+                    return a
+                return "sym" if "sym" in (a, b) else (a + b if op == "+" else a - b)
+            if op == "*":
+                if a == 0 and b == 0:
+                    return 0
+                if a != 0 and b != 0:
+                    return None
+                coef, other = (a, node.child_by_field_name("right")) if a != 0 else (
+                    b, node.child_by_field_name("left"))
+                k = self.eval_int(other)
+                if k is None or coef == "sym":
+                    return "sym"
+                return coef * k
+            return 0 if a == 0 and b == 0 else None
+        if t == "unary_expression":
+            a = self.coefficient_of(node.child_by_field_name("argument"), var)
+            return a
+        if t in ("call_expression", "subscript_expression", "conditional_expression"):
+            return 0 if var not in self.identifiers(node) else None
+        return 0 if var not in self.identifiers(node) else None
+
+    def warp_stride(self, fn: Function, node, depth: int = 0):
+        """Coefficient of threadIdx.x in an index where the model's linear reading gives up:
+        ``idx % w`` keeps the coefficient of ``idx``, ``idx / w`` (w not a small literal) is uniform
+        across a warp, ``min``/``max`` clamps keep their argument's coefficient. Returns an int,
+        ``'sym'`` for a non-constant factor, or None when unknown (data-dependent)."""
+        node = strip(node)
+        if node is None or depth > 24:
+            return None
+        t = node.type
+        if t in ("number_literal", "sizeof_expression", "char_literal"):
+            return 0
+        if t == "field_expression":
+            arg = self.text_of(node.child_by_field_name("argument"))
+            fld = self.text_of(node.child_by_field_name("field"))
+            if arg == "threadIdx":
+                return 1 if fld == "x" else 0
+            if arg in ("blockIdx", "blockDim", "gridDim"):
+                return 0
+            return 0 if not self.uses_thread_index(node) else None
+        if t == "identifier":
+            name = self.text_of(node)
+            if name not in self.thread_index_vars(fn):
+                return 0
+            defs = [r for op, r in self.local_defs_op(fn, name) if op == "="]
+            coefs = {str(self.warp_stride(fn, d, depth + 1)) for d in defs[:8]}
+            if len(coefs) != 1 or coefs == {"None"}:
+                return None  # redefined differently (or not at all): unknown
+            c = coefs.pop()
+            return "sym" if c == "sym" else int(c)
+        if t == "binary_expression":
+            op = self.text_of(node.child_by_field_name("operator"))
+            ln, rn = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if op in ("&", ">>") and not self.uses_thread_index(rn):
+                k = self.eval_int(rn, fn)
+                c = self.warp_stride(fn, ln, depth + 1)
+                if op == "&" and k is not None and k >= 31 and (k + 1) & k == 0:
+                    return c  # lane = tid & 31
+                if op == ">>" and c is not None and k is not None and k >= 5:
+                    return 0  # warp = tid >> 5
+                return None
+            if op in ("%", "/"):
+                if self.uses_thread_index(rn):
+                    return None
+                c = self.warp_stride(fn, ln, depth + 1)
+                if op == "%":
+                    return c
+                k = self.eval_int(rn, fn)
+                if c == 0 or (c is not None and (k is None or k >= 32)):
+                    return 0
+                return None
+            a, b = self.warp_stride(fn, ln, depth + 1), self.warp_stride(fn, rn, depth + 1)
+            if a is None or b is None:
+                return None
+            if op in ("+", "-"):
+                if "sym" in (a, b):
+                    return "sym" if (a, b) != (0, "sym") or op == "+" else "sym"
+                return a + b if op == "+" else a - b
+            if op == "*":
+                if a == 0 and b == 0:
+                    return 0
+                if a != 0 and b != 0:
+                    return None
+                c, other = (a, rn) if a != 0 else (b, ln)
+                k = self.eval_int(other, fn)
+                return "sym" if k is None or c == "sym" else c * k
+            return 0 if a == 0 and b == 0 else None
+        if t == "call_expression":
+            name = self.text_of(node.child_by_field_name("function")).split("::")[-1]
+            args = node.child_by_field_name("arguments")
+            if args is None:
+                return None
+            coefs = {str(self.warp_stride(fn, x, depth + 1)) for x in args.named_children
+                     if self.uses_thread_index(x)}
+            if not coefs:
+                return 0
+            low = name.lower()
+            if ("min" in low or "max" in low or "clamp" in low) and \
+                    len(coefs) == 1 and coefs != {"None"}:
+                c = coefs.pop()
+                return "sym" if c == "sym" else int(c)
+            return None
+        if t == "subscript_expression":
+            return 0 if not self.uses_thread_index(node) else None
+        return None
