@@ -284,6 +284,8 @@ def main() -> int:
     ap.add_argument("--own", default="*.cu",
                     help="file-name globs of the shared tasks' own solutions (own part)")
     ap.add_argument("--jobs", type=int, default=max(1, len(os.sched_getaffinity(0)) - 1))
+    ap.add_argument("--table-only", action="store_true",
+                    help="only write side_by_side.{md,csv} from the store")
     ap.add_argument("--dry-run", action="store_true",
                     help="no GPU: build, compile under AccelEval, generate inputs and references")
     args = ap.parse_args()
@@ -292,7 +294,7 @@ def main() -> int:
     store = args.store or args.out / "store"
     store.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("STRATEGYLENS_CACHE", str(args.out / "cache"))
-    os.environ.setdefault("STRATEGYLENS_GEN_TIMEOUT", "60")
+    gen_limit = float(os.environ.get("STRATEGYLENS_GEN_TIMEOUT", "60"))
     parts = [p for p in args.parts.split(",") if p]
     bad = [p for p in parts if p not in PARTS]
     if bad:
@@ -308,6 +310,10 @@ def main() -> int:
     timings: dict = {"parts": {}}
     t = time.monotonic()
     samples = make_copy(checkout, args.copy, ae_tasks)
+    if args.table_only:
+        rows = table(store, samples, args.out)
+        log(f"side_by_side: {len(rows)} row(s) in {args.out / 'side_by_side.md'}")
+        return 0
     timings["copy_s"] = round(time.monotonic() - t, 1)
 
     # builds (nvcc, no GPU), at once: strategylens's of each sample_0 and, in the background,
@@ -345,6 +351,10 @@ def main() -> int:
             continue
         pairs = ([(x, z) for x in own for z in SIZES] if kind == "own"
                  else [(x, size) for x in built])
+        # no reference may run past the deadline (one over its limit fails, uncached: the next
+        # call tries it again)
+        os.environ["STRATEGYLENS_GEN_TIMEOUT"] = str(round(min(
+            gen_limit, max(10.0, args.deadline_s - elapsed())), 1))
         refs = references(pairs, args.jobs, args.deadline_s)
         timings["parts"][part] = {"references": {f"{k[0]}/{k[1]}": (round(v, 1) if isinstance(
             v, float) else v) for k, v in refs.items()},

@@ -6,7 +6,8 @@
 # harness on them from a copy under /tmp, then large, then the project's solutions of the shared
 # tasks), stopping before --deadline-s; a hard stop (timeout) 30 s after it. Writes to $OUT:
 # env.txt, run.log, plan.json, side_by_side.{md,csv} and the store as acceleval-store.tar.gz
-# (pass --store DIR to resume from a store the previous call returned, unpacked).
+# (to resume: unpack the previous call's tarball into the ignored .acceleval-store/, carry it and
+# pass --store .acceleval-store).
 # Wheels for cupti-python are used from .whl/ when carried, as for analyses/h200/run_h200.sh.
 set -u
 OUT=${OUT:-/tmp/acceleval-out}
@@ -33,6 +34,10 @@ export STRATEGYLENS_CACHE=${STRATEGYLENS_CACHE:-/tmp/acceleval-cache}
 timeout $(( ${deadline%.*} + 30 )) python3 analyses/acceleval/run_h200.py --out "$OUT" "$@" \
     > "$OUT/stdout.txt" 2>&1
 echo "run_h200.py exit $?" >> "$OUT/run.log"
+if [ ! -f "$OUT/side_by_side.md" ]; then  # stopped by the hard timeout: the table from the store
+  timeout 60 python3 analyses/acceleval/run_h200.py --out "$OUT" --table-only "$@" \
+      >> "$OUT/stdout.txt" 2>&1
+fi
 store=$OUT/store; prev=""
 for a in "$@"; do [ "$prev" = "--store" ] && store=$a; prev=$a; done
 [ -d "$store" ] && tar -C "$store" -czf "$OUT/acceleval-store.tar.gz" . && \
