@@ -2,9 +2,10 @@
 # AccelEval on the H200, one device call. On the device machine, from the repository root, with
 # the unmodified AccelEval checkout carried as the ignored folder .acceleval/:
 #   bash analyses/acceleval/run_h200.sh --deadline-s 130 [extra args for run_h200.py]
-# Runs run_h200.py (strategylens on the 14 human baselines at small+medium, AccelEval's own
-# harness on them from a copy under /tmp, then large, then the project's solutions of the shared
-# tasks), stopping before --deadline-s; a hard stop (timeout) 30 s after it. Writes to $OUT:
+# Runs run_h200.py: the builds (strategylens's and AccelEval's compile step, at once), then per
+# size (small, medium, large) the 14 human baselines under strategylens and under AccelEval's
+# own harness (from a copy under /tmp), then the project's own solutions of the shared tasks;
+# nothing new starts past --deadline-s; a hard stop (timeout) 30 s after it. Writes to $OUT:
 # env.txt, run.log, plan.json, side_by_side.{md,csv} and the store as acceleval-store.tar.gz
 # (to resume: unpack the previous call's tarball into the ignored .acceleval-store/, carry it and
 # pass --store .acceleval-store).
