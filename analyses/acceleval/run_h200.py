@@ -274,7 +274,7 @@ def main() -> int:
     ap.add_argument("--parts", default=",".join(PARTS))
     ap.add_argument("--tasks", default="", help="baseline task ids (default: all 14)")
     ap.add_argument("--measure-s", type=float, default=0.5)
-    ap.add_argument("--unit-s", type=float, default=6.0,
+    ap.add_argument("--unit-s", type=float, default=5.0,
                     help="estimated GPU seconds of one (solution, size): nothing starts that "
                          "would pass the deadline by this estimate")
     ap.add_argument("--ae-samples", default="1",
