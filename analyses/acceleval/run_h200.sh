@@ -5,7 +5,7 @@
 # Runs run_h200.py: the builds (strategylens's and AccelEval's compile step, at once), then per
 # size (small, medium, large) the 14 human baselines under strategylens and under AccelEval's
 # own harness (from a copy under /tmp), then the project's own solutions of the shared tasks;
-# nothing new starts past --deadline-s; a hard stop (timeout) 30 s after it. Writes to $OUT:
+# nothing new starts past --deadline-s; a hard stop (timeout) 20 s after it, then at most 20 s for the table. Writes to $OUT:
 # env.txt, run.log, plan.json, side_by_side.{md,csv} and the store as acceleval-store.tar.gz
 # (to resume: unpack the previous call's tarball into the ignored .acceleval-store/, carry it and
 # pass --store .acceleval-store).
@@ -32,11 +32,11 @@ for a in "$@"; do [ "$prev" = "--deadline-s" ] && deadline=$a; prev=$a; done
   nvcc --version | tail -1; python3 --version; nproc; git log -1 --format=%H 2>/dev/null
 } > "$OUT/env.txt" 2>&1
 export STRATEGYLENS_CACHE=${STRATEGYLENS_CACHE:-/tmp/acceleval-cache}
-timeout $(( ${deadline%.*} + 30 )) python3 analyses/acceleval/run_h200.py --out "$OUT" "$@" \
+timeout $(( ${deadline%.*} + 20 )) python3 analyses/acceleval/run_h200.py --out "$OUT" "$@" \
     > "$OUT/stdout.txt" 2>&1
 echo "run_h200.py exit $?" >> "$OUT/run.log"
 if [ ! -f "$OUT/side_by_side.md" ]; then  # stopped by the hard timeout: the table from the store
-  timeout 60 python3 analyses/acceleval/run_h200.py --out "$OUT" --table-only "$@" \
+  timeout 20 python3 analyses/acceleval/run_h200.py --out "$OUT" --table-only "$@" \
       >> "$OUT/stdout.txt" 2>&1
 fi
 store=$OUT/store; prev=""
