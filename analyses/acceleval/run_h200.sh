@@ -5,7 +5,8 @@
 # Runs run_h200.py: the builds (strategylens's and AccelEval's compile step, at once), then per
 # size (small, medium, large) the 14 human baselines under strategylens and under AccelEval's
 # own harness (from a copy under /tmp), then the project's own solutions of the shared tasks;
-# nothing new starts past --deadline-s; a hard stop (timeout) 20 s after it, then at most 20 s for the table. Writes to $OUT:
+# nothing new starts past --deadline-s; a hard stop (timeout) 20 s after it, then at most 20 s
+# for the table. Writes to $OUT:
 # env.txt, run.log, plan.json, side_by_side.{md,csv} and the store as acceleval-store.tar.gz
 # (to resume: unpack the previous call's tarball into the ignored .acceleval-store/, carry it and
 # pass --store .acceleval-store).
