@@ -69,17 +69,19 @@ export CORPUS OUT TASKS
 
 part corpus-medium 280 bash -c 'corpus medium'
 part audit20 370 env OUT="$OUT/audit20" RUN_TIMEOUT=35 DEADLINE_S=20 PYTEST_TIMEOUT=45 \
+    PYTEST_K="not every_task_baseline" \
     bash analyses/h200/run_audit20.sh --parts fixture,failing
 [ -d "$OUT/audit20" ] && tar -C "$OUT" -czf "$OUT/audit20.tar.gz" audit20 && rm -rf "$OUT/audit20"
 if [ -f analyses/acceleval/run_h200.sh ] && [ -d .acceleval ]; then
-  part acceleval 460 env OUT="$OUT/acceleval" bash analyses/acceleval/run_h200.sh
+  part acceleval 500 bash -c 'OUT="$OUT/acceleval" bash analyses/acceleval/run_h200.sh \
+      --deadline-s $((DEADLINE-35))'
   [ -d "$OUT/acceleval" ] && tar -C "$OUT" -czf "$OUT/acceleval.tar.gz" acceleval && rm -rf "$OUT/acceleval"
 fi
-part throughput 495 bash -c 'python3 analyses/throughput/run_throughput.py --out .cache/throughput \
-    --parts before,after --tasks knapsack,mc_asian --measure-s 0.5 --deadline-s $((DEADLINE-10)); \
+part throughput 530 bash -c 'python3 analyses/throughput/run_throughput.py --out .cache/throughput \
+    --parts before,after --tasks knapsack --measure-s 0.5 --deadline-s $((DEADLINE-10)); \
     python3 analyses/throughput/run_throughput.py --out .cache/throughput --report-only'
 [ -d .cache/throughput ] && pack .cache/throughput throughput
-part scaleout 525 python3 analyses/scale-out/run_one_gpu.py --out analyses/scale-out \
+part scaleout 560 python3 analyses/scale-out/run_one_gpu.py --out analyses/scale-out \
     --tasks knapsack,mc_asian --sizes small,medium --measure-s 0.3
 [ -d analyses/scale-out/plain ] && pack analyses/scale-out scaleout
 part corpus-rest "$SESSION_S" bash -c 'corpus large small'
