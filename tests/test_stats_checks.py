@@ -8,6 +8,7 @@ seeded ones.
 
 from __future__ import annotations
 
+import math
 import numpy as np
 import pandas as pd
 import pytest
@@ -279,3 +280,17 @@ def test_cli_ablations_and_report_section(tmp_path):
     assert "## Ablation ladders" in md and "| MEM-02 | S | 1.57 |" in md
     none = CliRunner().invoke(app, ["stats", "ablations", "--data", str(csv)])
     assert none.exit_code == 2 and "no ablation entries" in none.output
+
+
+def test_ablation_step_with_a_file_the_labels_leave_out():
+    import pandas as pd
+
+    from strategylens.stats import ablations
+
+    table = pd.DataFrame({"task": ["t", "t"], "solution": ["b.cu", "v.cu"], "size": ["m", "m"],
+                          "speedup": [2.0, 4.0], "MEM-02": [0.0, float("nan")]})
+    ladders = pd.DataFrame([{"task": "t", "solution": "v.cu", "family": "f", "base": "b.cu",
+                             "changes": "MEM-02"}])
+    got = ablations.step_effects(table, ladders)
+    assert got["effect_log"].round(6).tolist() == [round(math.log(2.0), 6)]
+    assert "do not show MEM-02 changing" in got["note"].iloc[0]

@@ -137,7 +137,9 @@ def step_effects(table: pd.DataFrame, ladders: pd.DataFrame, trials: pd.DataFram
         bas = table[(table["task"] == r.task) & (table["solution"] == r.base_id)]
         direction = 0
         if r.changes in table.columns:
-            uses_v, uses_b = int(var[r.changes].max()), int(bas[r.changes].max())
+            # a file the labels leave out has no value for the strategy: read as absent
+            uses_v, uses_b = (int(f[r.changes].fillna(0).max()) if len(f) else 0
+                              for f in (var, bas))
             direction = uses_v - uses_b
         note = "" if direction else (f"the labels do not show {r.changes} changing; read as "
                                      "added")
