@@ -294,3 +294,31 @@ def test_ablation_step_with_a_file_the_labels_leave_out():
     got = ablations.step_effects(table, ladders)
     assert got["effect_log"].round(6).tolist() == [round(math.log(2.0), 6)]
     assert "do not show MEM-02 changing" in got["note"].iloc[0]
+
+
+def test_real_three_task_corpus_every_row_says_why_it_has_no_interval():
+    """The H200 corpus (black_scholes, knapsack, nbody at medium; hand labels; no ablation
+    variants): with the task bootstrap on, each row keeps the model's reason beside the
+    bootstrap's."""
+    import io
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from strategylens.cli import app
+
+    data = Path(__file__).resolve().parents[1] / "analyses/stats-coverage/real-3-tasks/data.csv"
+    res = CliRunner().invoke(app, ["stats", "effects", "--data", str(data), "--bootstrap", "40",
+                                   "-f", "json"])
+    assert res.exit_code == 0, res.output
+    rows = json.load(io.StringIO(res.stdout))
+    assert len(rows) == 43
+    for r in rows:
+        has_ci = r["ci_low_log"] is not None and r["ci_low_log"] == r["ci_low_log"]
+        if r["estimable"]:
+            assert not has_ci and r["note"].startswith(
+                "no interval: the data cannot support one: "), r
+        else:
+            assert r["note"].startswith("not estimable: ") and not has_ci, r
+    assert sum(r["estimable"] for r in rows) >= 10

@@ -354,7 +354,10 @@ def _estimate(fit: EffectsFit, weights: Mapping[str, float], alpha: float, boot)
                                    "estimable", "note")}
     out["effect_log"] = est.get("estimate_log")
     if boot is not None and out["estimable"]:
-        out.update(boot_interval(boot, fit.model, weights, alpha))
+        got = boot_interval(boot, fit.model, weights, alpha)
+        # keep the model's note (why no interval) beside the bootstrap's
+        got["note"] = "; ".join(filter(None, [out.get("note"), got.get("note")]))
+        out.update(got)
     return out
 
 
