@@ -232,6 +232,9 @@ def _human_rows(results) -> list[dict]:
             rows.append({"file": r.path, "id": lb.id, "lines": spans,
                          "confidence": f"{lb.confidence:.2f}",
                          "p": "" if lb.probability is None else f"{lb.probability:.2f}"})
+        if r.notes:
+            rows.append({"file": r.path, "id": "notes", "lines": "; ".join(r.notes),
+                         "confidence": "", "p": ""})
     return rows
 
 

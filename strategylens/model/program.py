@@ -55,6 +55,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self.call_graph: dict[str, set[str]] = {}
         self.reachable: set[str] = set()
         self.warnings: list[str] = []
+        self.notes: list[str] = []  # assumptions and missing evidence, one short sentence each
         self.degraded = False
         self.index_status = "unavailable: not run"
         self.unbalanced_braces: int | None = None  # line of an unclosed '{' (or stray '}')
@@ -96,6 +97,12 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
             self.warnings.append(message)
         elif len(self.warnings) == _MAX_WARNINGS:
             self.warnings.append("more problems not listed")
+
+    def note(self, message: str) -> None:
+        """Record an assumption the model made or evidence it lacked ("template parameter TM of
+        sgemm: value unknown"); any model module may call it. Repeats are dropped."""
+        if message not in self.notes and len(self.notes) < _MAX_WARNINGS:
+            self.notes.append(message)
 
     def _build(self) -> None:
         self._parse()

@@ -75,11 +75,14 @@ class Queries:
             roots = [f.name for f in self.host_functions if f.body is not None]
             if roots:
                 self.warn(f"entry point '{self.entry}' not found: every host function is a root")
+                self.note(f"entry '{self.entry}' not found: every host function is a root")
             else:
                 roots = [f.name for f in self._fn_list]
                 if self._fn_list:
                     self.warn(f"entry point '{self.entry}' not found and no host code: every "
                               "kernel and device function is a root")
+                    self.note(f"entry '{self.entry}' not found and no host code: every kernel "
+                              "and device function is a root")
         seen: set[str] = set()
         todo = list(roots)
         while todo:

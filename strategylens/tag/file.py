@@ -31,11 +31,13 @@ class FileResult:
     warnings: list[str] = field(default_factory=list)
     index_status: str | None = None
     cached: bool = False
+    notes: list[str] = field(default_factory=list)  # the model's assumptions and missing evidence
 
     def as_dict(self) -> dict:
-        """``{"path", "ok", "error", "labels": [...], "warnings"}``."""
+        """``{"path", "ok", "error", "labels": [...], "warnings", "notes"}``."""
         return {"path": self.path, "ok": self.ok, "error": self.error,
-                "labels": [lb.as_dict() for lb in self.labels], "warnings": list(self.warnings)}
+                "labels": [lb.as_dict() for lb in self.labels], "warnings": list(self.warnings),
+                "notes": list(self.notes)}
 
     @classmethod
     def from_dict(cls, d: dict, index_status: str | None = None) -> FileResult:
@@ -44,7 +46,7 @@ class FileResult:
                          for e in lb["evidence"]], lb.get("probability"))
                   for lb in d.get("labels", [])]
         return cls(d["path"], d["ok"], d.get("error"), labels, list(d.get("warnings", [])),
-                   index_status)
+                   index_status, notes=list(d.get("notes", [])))
 
     def rows(self) -> list[dict]:
         """One flat row per (label, evidence) for csv / parquet; a tagged file without labels
@@ -236,7 +238,8 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
         lb = labels[sid]
         lb.evidence.sort(key=lambda e: (e.line_start, e.line_end, e.detector))
         out.append(lb)
-    result = FileResult(path, True, None, out, warnings, model.index_status)
+    result = FileResult(path, True, None, out, warnings, model.index_status,
+                        notes=list(model.notes))
     return result if detectors == "substring" else calibrate(result)
 
 
