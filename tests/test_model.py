@@ -255,7 +255,8 @@ void solution_compute(float* a) { k<<<1, 32>>>(a); }
 """
     m = build_model(src, index=False)
     assert m.degraded
-    assert m.warnings == ["line 2: unknown macro 'FORCE_INLINE'; parsed without it"]
+    assert m.warnings == [
+        "line 2: unknown macro 'FORCE_INLINE'; read as __forceinline__ from its name"]
     assert [v.name for v in m.vars] == ["s"] and m.vars[0].size_bytes == 128
     assert m.reachable == {"solution_compute", "k", "sq"}
 

@@ -183,7 +183,8 @@ def test_bad_inputs_get_clear_errors_and_the_run_goes_on(bad_tree):
         assert not results[name].ok and results[name].labels == []
     macro = results["macro.cu"]
     assert macro.ok and macro.warnings == [
-        f"{p}/macro.cu: line 1: unknown macro 'FORCE_INLINE'; parsed without it"]
+        f"{p}/macro.cu: line 1: unknown macro 'FORCE_INLINE'; read as __forceinline__ from its "
+        "name"]
     assert [lb.id for lb in macro.labels] == ["AP-01", "MEM-02"]
     good = results["good.cu"]
     assert good.ok and [lb.id for lb in good.labels] == ["AP-01", "MEM-02"]

@@ -11,13 +11,18 @@ from strategylens.detectors import Detector, Finding
 from strategylens.model import squash, walk
 
 
-def _uses_yz(model, fn) -> bool:
+def _yz_use(model, fn):
+    """The first ``threadIdx.y``/``blockIdx.z``-style node in ``fn``'s body, or None."""
     for n in walk(fn.body):
         if n.type == "field_expression":
             arg = model.text_of(n.child_by_field_name("argument"))
             if arg in ("threadIdx", "blockIdx") and model.text_of(n.child_by_field_name("field")) in ("y", "z"):
-                return True
-    return False
+                return n
+    return None
+
+
+def _uses_yz(model, fn) -> bool:
+    return _yz_use(model, fn) is not None
 
 
 def block_per_item(model, fn) -> bool:
@@ -62,6 +67,15 @@ class MultidimensionalMapping(Detector):
     id = "PAR-10"
 
     def detect(self, model):
+        for kernel in model.reachable_kernels():
+            if kernel.body is None or model.launches_of(kernel.name, all=True):
+                continue
+            # no launch in the file (a kernel file or header): judge the kernel body
+            use = _yz_use(model, kernel)
+            if use is not None:
+                ln = model.line_of(use)
+                yield Finding(ln, ln, confidence=0.7, note=f"{kernel.name} indexes a second "
+                              "grid or block dimension (no launch in the file)")
         for launch in model.launches_of():
             kernel = model.function_of(launch.kernel)
             caller = model.function_of(launch.caller) if launch.caller else None

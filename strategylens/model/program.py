@@ -4,6 +4,8 @@ facts, problem size); :func:`build_model` builds it and runs the libclang pass."
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from tree_sitter import Node
 
 from strategylens.model.collect import Collection
@@ -25,7 +27,8 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
     """Facts about one CUDA source file; see :mod:`strategylens.model` for the contract."""
 
     def __init__(self, source: str | bytes, path: str = "<string>",
-                 entry: str = "solution_compute") -> None:
+                 entry: str = "solution_compute", include_dirs: Sequence[str] = (),
+                 defines: Mapping[str, str] | None = None) -> None:
         if isinstance(source, str):
             source = source.encode("utf8")
         self.path = path
@@ -36,6 +39,11 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self.tree = None
         self.root: Node = None  # set by _parse
         self.entry = entry
+        self.include_dirs = list(include_dirs)  # -I folders, after the file's own folder
+        self.defines = dict(defines or {})  # -D macros
+        self.missing_includes: list[str] = []  # quoted includes found nowhere
+        self.headers_read: list[str] = []
+        self._outside_defines = ""
         self.entry_found = False
         self.functions: dict[str, list[Function]] = {}
         self.kernels: list[Function] = []
@@ -128,7 +136,8 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
 
 
 def build_model(source: str | bytes, path: str = "<string>", entry: str = "solution_compute",
-                index: bool = True) -> ProgramModel:
+                index: bool = True, include_dirs: Sequence[str] = (),
+                defines: Mapping[str, str] | None = None) -> ProgramModel:
     """Parse ``source`` once and build its :class:`ProgramModel`.
 
     Parameters
@@ -141,12 +150,17 @@ def build_model(source: str | bytes, path: str = "<string>", entry: str = "solut
         Entry point for reachability (``solution_compute`` by default).
     index : bool
         Run the libclang index pass (:mod:`strategylens.model.libclang`) to refine access strides.
+    include_dirs : sequence of str
+        ``-I`` folders searched for included headers after the file's own folder (a
+        ``compile_commands.json`` entry for the file adds its own).
+    defines : mapping, optional
+        ``-D`` macros (name to value).
 
     Returns
     -------
     ProgramModel
     """
-    model = ProgramModel(source, path, entry)
+    model = ProgramModel(source, path, entry, include_dirs, defines)
     if index:
         try:
             from strategylens.model import libclang

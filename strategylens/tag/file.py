@@ -8,6 +8,8 @@ A bad file never raises: it gets ``ok=False`` and an error that names the file a
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import hashlib
 import json
 import math
@@ -161,7 +163,9 @@ def reference_model(source: str | bytes | None, entry: str = "solution_compute")
 
 def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
                entry: str = "solution_compute", index: bool = True, catalog=None,
-               size_limit: int = SIZE_LIMIT, reference: str | bytes | None = None) -> FileResult:
+               size_limit: int = SIZE_LIMIT, reference: str | bytes | None = None,
+               include_dirs: Sequence[str] = (), defines: Mapping[str, str] | None = None
+               ) -> FileResult:
     """Tag CUDA source text.
 
     Parameters
@@ -180,6 +184,9 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
         Catalog for declarative detectors and label kinds (the built-in one by default).
     reference : str or bytes, optional
         The task's C reference source; enables reference-relative evidence (MEM-10).
+    include_dirs, defines
+        ``-I`` folders and ``-D`` macros, as the compiler would be given them (see
+        :func:`strategylens.model.build_model`).
 
     Returns
     -------
@@ -193,7 +200,8 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
         return FileResult(path, False, problem)
     dets = detectors if isinstance(detectors, dict) else resolve_detectors(detectors, catalog)
     try:
-        model = build_model(data, path, entry=entry, index=index)
+        model = build_model(data, path, entry=entry, index=index, include_dirs=include_dirs,
+                            defines=defines)
     except Exception as exc:  # a model bug must not end the run
         return FileResult(path, False, f"{path}: could not build the program model "
                                        f"({type(exc).__name__}: {exc})")
@@ -245,13 +253,15 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
 
 def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
              index: bool = True, catalog=None, size_limit: int = SIZE_LIMIT,
-             reference: str | bytes | None = None) -> FileResult:
+             reference: str | bytes | None = None, include_dirs: Sequence[str] = (),
+             defines: Mapping[str, str] | None = None) -> FileResult:
     """Tag one file; problems reading it become an error result, never an exception."""
     p = str(path)
     data = read_source(p, size_limit)
     if isinstance(data, FileResult):
         return data
-    return tag_source(data, p, detectors, entry, index, catalog, size_limit, reference)
+    return tag_source(data, p, detectors, entry, index, catalog, size_limit, reference,
+                      include_dirs, defines)
 
 
 def tag_example(path: str | Path, detectors=None, index: bool = True, catalog=None) -> FileResult:
