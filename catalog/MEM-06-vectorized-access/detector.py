@@ -25,7 +25,7 @@ class VectorizedAccess(Detector):
             parent = a.node.parent
             if parent is not None and parent.type == "field_expression":
                 continue
-            vt = (a.cast_type or "").replace("const", "").replace("*", "").strip()
+            vt = model.resolve_type((a.cast_type or "").replace("const", "").replace("*", "").strip())
             if vt not in VECTOR_BITS:
                 t = tab.type_of(fn, a.array)
                 vt = t[0] if t is not None and t[1] >= 1 else ""
@@ -41,7 +41,7 @@ class VectorizedAccess(Detector):
                 while arg is not None and arg.type == "parenthesized_expression" and \
                         arg.named_child_count == 1:
                     arg = arg.named_children[0]
-                vt = self._cast_target(model, arg)
+                vt = model.resolve_type(self._cast_target(model, arg) or "")
                 if vt in VECTOR_BITS and model.is_reachable(n):
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.85, float(VECTOR_BITS[vt]),

@@ -40,10 +40,26 @@ class KernelFacts:
         """Shared arrays visible in ``fn`` (its own and file-scope ones)."""
         return {v.name for v in self.vars if v.space == "shared" and v.function in (fn.name, None)}
 
-    def shared_array_uses(self, fn: Function, name: str) -> tuple[list[Node], list[Node], bool]:
+    def shared_array_uses(self, fn: Function, name: str, through_calls: bool = False,
+                          _depth: int = 0) -> tuple[list[Node], list[Node], bool]:
         """Writes and reads (subscript nodes) of a shared array in ``fn``, and whether any
-        statement reads and writes it at once (a reduction or scan workspace)."""
+        statement reads and writes it at once (a reduction or scan workspace). With
+        ``through_calls``, also its uses inside the device helpers ``fn`` passes it to
+        (``load_tile(sa, A, ...)`` writes ``sa`` through the helper's parameter)."""
         writes, reads, self_update = [], [], False
+        if through_calls and _depth < 3:
+            for c in self.calls_in(fn):
+                helper = self.function_of(c.name)
+                if helper is None or helper.body is None or helper is fn or helper.is_kernel:
+                    continue
+                for i, arg in enumerate(c.args):
+                    if i < len(helper.params) and helper.params[i].is_pointer and \
+                            arg.strip("&() ").split("[")[0].strip() == name:
+                        w, r, u = self.shared_array_uses(helper, helper.params[i].name, True,
+                                                         _depth + 1)
+                        writes += w
+                        reads += r
+                        self_update = self_update or u
         for n in self.fn_nodes(fn, "subscript_expression"):
             if n.parent is not None and n.parent.type == "subscript_expression" and \
                     n.parent.child_by_field_name("argument") is not None and \
