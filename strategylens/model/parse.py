@@ -420,6 +420,10 @@ class Parsing:
             plist = tp.child_by_field_name("parameters")
             for p in (plist.named_children if plist else []):
                 pname, _ = declarator_name(p.child_by_field_name("declarator"))
+                if pname is None and p.type == "template_template_parameter_declaration":
+                    inner = p.named_children[-1] if p.named_child_count else None  # ActFn
+                    pname = next((self.text_of(x) for x in walk(inner)
+                                  if x.type == "type_identifier"), None) if inner else None
                 if pname is None:
                     pname = next((self.text_of(x) for x in p.named_children
                                   if x.type in ("type_identifier", "identifier")), None)
