@@ -205,3 +205,16 @@ def test_library_style_header_is_read(tmp_path):
     assert got["PAR-03"] == [(9, 9)] and got["PAR-11"] == [(17, 17)]
     assert "attribute macros read as CUDA qualifiers: LIB_DEVICE, LIB_FORCEINLINE, " \
            "LIB_KERNEL_ATTRIBUTES" in r.notes
+
+
+def test_template_types_follow_the_instantiations():
+    src = (b"typedef float4 vec;\n"
+           b"template <class T, class V> __global__ void k(V* x) { x[threadIdx.x] = x[0]; }\n"
+           b"template <class T, class V> void run(V* x) { k<T, V><<<1, 32>>>(x); }\n"
+           b"template <class U> __global__ void lone(U* x) { x[0] = x[1]; }\n"
+           b"void go(void* p) { run<float, vec>((vec*)p); run<double, double2>((double2*)p); }\n")
+    m = build_model(src, index=False)
+    assert m.template_types(m.function_of("k"), "V") == {"float4", "double2"}
+    assert m.template_types(m.function_of("run"), "T") == {"float", "double"}
+    assert m.template_types(m.function_of("lone"), "U") is None
+    assert m.template_types(m.function_of("k"), "x") is None

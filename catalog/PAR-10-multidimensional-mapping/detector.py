@@ -21,6 +21,24 @@ def _yz_use(model, fn):
     return None
 
 
+def _yz_fields_set(model, caller, names) -> list[int]:
+    """Lines in ``caller`` that set the y or z field of a launch's dim3 (``grid.y = n / T``) to
+    something other than 1."""
+    if caller is None or caller.body is None:
+        return []
+    names = {n.strip() for n in names if n and n.strip().isidentifier()}
+    out = []
+    for n in model.fn_nodes(caller, "assignment_expression"):
+        left = n.child_by_field_name("left")
+        if left is None or left.type != "field_expression" or \
+                model.text_of(left.child_by_field_name("argument")) not in names or \
+                model.text_of(left.child_by_field_name("field")) not in ("y", "z"):
+            continue
+        if model.eval_int(n.child_by_field_name("right"), caller) != 1 and model.is_reachable(n):
+            out.append(model.line_of(n))
+    return out
+
+
 def _uses_yz(model, fn) -> bool:
     return _yz_use(model, fn) is not None
 
@@ -94,6 +112,10 @@ class MultidimensionalMapping(Detector):
                     continue
                 extra = [x for x in d[1:] if model.eval_int(x, caller) != 1]
                 multi = bool(multi) or bool(extra)
+            fields = _yz_fields_set(model, caller, (launch.grid or "", launch.block or ""))
+            if fields:  # dim3 g(1, 1, 1); ... g.y = n / TILE;
+                multi = True
+                decl_lines += fields
             if kernel is None:
                 continue
             if multi or (multi is None and _uses_yz(model, kernel)):

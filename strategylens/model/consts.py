@@ -249,6 +249,34 @@ class Constants:
         cache[key] = names
         return names
 
+    def template_types(self, function: Function, name: str, _depth: int = 0) -> set[str] | None:
+        """The types template type parameter ``name`` of ``function`` takes in the
+        instantiations the file makes (``runTest<float, float4>`` ... ``k<T, V>`` passes V on:
+        followed through callers that are templates), aliases resolved; None when some
+        instantiation leaves it unknown or there is none."""
+        if name not in function.template_params or _depth > 4:
+            return None
+        i = function.template_params.index(name)
+        sites = self._template_sites.get(function.name, [])
+        out: set[str] = set()
+        for args, node in sites:
+            if i >= len(args):
+                default = function.template_defaults.get(name)
+                if default is None:
+                    return None
+                out.add(self.resolve_type(default))
+                continue
+            arg = args[i].strip()
+            caller = self.in_function(node)
+            if caller is not None and arg in caller.template_params:
+                sub = self.template_types(caller, arg, _depth + 1)
+                if sub is None:
+                    return None
+                out |= sub
+            else:
+                out.add(self.resolve_type(arg.replace("const ", "").strip()))
+        return out or None
+
     def instantiations(self, function: Function) -> list[list[str]]:
         """The explicit template argument lists of the calls and launches of ``function`` that
         the file makes (``k<64, 4><<<g, b>>>(...)`` gives ``['64', '4']``)."""
