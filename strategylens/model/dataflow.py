@@ -510,6 +510,14 @@ class DataFlow:
                 nm = self.types.declared(d)[0]
                 if nm:
                     names.add(nm)
+        # pointers declared first and pointed at global data later (REAL* x; ... x = all_x;)
+        for n in self.fn_nodes(fn, "assignment_expression"):
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if left is not None and left.type == "identifier" and right is not None and \
+                    self.text_of(n.child_by_field_name("operator")) == "=" and \
+                    self._local_types.get(fn.name, {}).get(self.text_of(left), "").endswith("*") \
+                    and self.identifiers(right) & names:
+                names.add(self.text_of(left))
         return names
 
     def reads_global(self, fn: Function, rhs: Node | None, global_names: set[str],
@@ -548,6 +556,10 @@ class DataFlow:
                 return any(self.computed(fn, a, depth) for a in args.named_children) \
                     if args is not None else False
             return True
+        if t in ("compound_literal_expression", "initializer_list"):  # (struct p){a[i], b[i]}
+            vals = n.child_by_field_name("value") if t == "compound_literal_expression" else n
+            return any(self.computed(fn, a, depth) for a in vals.named_children) \
+                if vals is not None else False
         if t == "identifier":
             if depth > 0:
                 return False
