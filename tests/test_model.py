@@ -542,3 +542,13 @@ def test_name_words_and_role_by_name():
                                       "atax_cpu")] == ["verification", "setup", "timing",
                                                        "solution", "verification"]
 
+
+def test_kernel_weights_rank_kernels_by_their_order_of_work():
+    path = (Path(__file__).parent.parent / "catalog" / "AP-03-uncoalesced-access" / "cases" /
+            "strided_helper_kernel_does_not_dominate.cu")
+    m = build_model(path.read_text(), index=False)
+    assert m.kernel_weights == {"scale_column": 2.0, "update_rest": 3.0}
+    assert [m.minor_kernel(k) for k in m.kernels] == [True, False]
+    one = build_model("__global__ void k(float* a, int n) { if (threadIdx.x == 0) "
+                      "for (int i = 0; i < n; i++) a[i] = 0; }", index=False)
+    assert one.kernel_weights == {"k": 1.0}
