@@ -543,6 +543,33 @@ def test_name_words_and_role_by_name():
                                                        "solution", "verification"]
 
 
+UNROLL_MACROS = """template <int N> __device__ void f(float* a) {
+  CUTLASS_PRAGMA_UNROLL
+  for (int i = 0; i < N; ++i) a[i] = 0;
+  _CCCL_PRAGMA_UNROLL_FULL()
+  for (int i = 0; i < N; ++i) a[i] = 1;
+  CUTE_UNROLL  // the next loop
+  for (int i = 0; i < N; ++i) a[i] = 2;
+  FOO_BAR
+}
+__global__ void k(float* a) { f<4>(a); }
+"""
+
+
+def test_unroll_macros_become_unroll_pragmas_and_the_loops_parse():
+    # a catalog example cannot hold them: the catalog asks every example to parse cleanly
+    m = build_model(UNROLL_MACROS, index=False)
+    assert [(lp.line_start, lp.unroll) for lp in m.loops] == [(3, "full"), (5, "full"),
+                                                              (7, "full")]
+    assert [(p.line, p.kind, p.value, p.function) for p in m.pragmas] == [
+        (2, "unroll", "full", "f"), (4, "unroll", "full", "f"), (6, "unroll", "full", "f")]
+    assert m.warnings[0] == "line 8: unknown macro 'FOO_BAR'; parsed without it"
+    from strategylens.tag import tag_source
+    r = tag_source(UNROLL_MACROS, "u.cu", index=False)
+    (cmp04,) = [lb for lb in r.labels if lb.id == "CMP-04"]
+    assert [e.line_start for e in cmp04.evidence] == [2, 4, 6]
+
+
 def test_kernel_weights_rank_kernels_by_their_order_of_work():
     path = (Path(__file__).parent.parent / "catalog" / "AP-03-uncoalesced-access" / "cases" /
             "strided_helper_kernel_does_not_dominate.cu")

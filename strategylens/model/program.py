@@ -115,6 +115,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
             self._add_pragma(n, self.in_function(n))
         if self._hoisted_pragmas:
             self.pragmas.sort(key=lambda p: p.line)
+        self._add_unroll_macros()
         self._expr_cache.clear()
         for m in self.macros.values():
             if m.params is None and m.value_text:
