@@ -68,7 +68,8 @@ def test_tag_source_merges_findings_and_dict_shape():
         {"id": "AP-01", "kind": "anti-pattern", "confidence": 0.6, "intensity": None,
          "evidence": [{"line_start": 4, "line_end": 4, "detector": "LaunchDetector"}]},
         {"id": "MEM-02", "kind": "strategy", "confidence": 0.7, "intensity": 256.0,
-         "evidence": [{"line_start": 2, "line_end": 2, "detector": "KernelDetector"}]},
+         "evidence": [{"line_start": 2, "line_end": 2, "detector": "KernelDetector",
+                       "kernel": "k"}]},
     ]
 
 

@@ -8,7 +8,7 @@ import re
 
 from tree_sitter import Node, QueryCursor
 
-from strategylens.model.items import Function, Macro, Param
+from strategylens.model.items import Function, Macro, Param, Pragma
 from strategylens.model.preproc import (compile_flags, define_lines, expand_statement_macros,
                                         find_headers, qualify_attribute_macros,
                                         unwrap_fragment_conditionals)
@@ -19,6 +19,9 @@ _KNOWN_ATTRIBUTE_MACROS = {"__align__", "__launch_bounds__", "alignas", "__restr
                            "__forceinline__", "__noinline__", "__inline__", "__device__",
                            "__host__", "__global__", "__shared__", "__constant__", "__managed__",
                            "__grid_constant__", "__cluster_dims__", "CUDA_CALLABLE"}
+
+# a line holding only an unroll macro, with an optional argument list
+_UNROLL_MACRO = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*(?:[ \t]*\([^()\n]*\))?)[ \t]*(?://[^\n]*)?$")
 
 
 _OUTSIDE_OBJECT = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?:[ \t]+([^\n]*))?$", re.M)
@@ -89,10 +92,10 @@ class Parsing:
             self.note("attribute macros read as CUDA qualifiers: " + ", ".join(names))
         self.text = self.source.decode("utf8", "replace")
         self.lines = self.text.splitlines()
-        src = self.source
+        src = self._mask_unroll_macros(self.source)
         tree = parser().parse(src)
         if tree.root_node.has_error:
-            masked = self._mask_macros(tree.root_node)
+            masked = self._mask_macros(tree.root_node, src)
             if masked is not None:
                 src = masked
                 tree = parser().parse(src)
@@ -145,6 +148,39 @@ class Parsing:
             body = _macro_text(re.sub(r"\\\r?\n", " ", m.group(3)))
             self.macros.setdefault(m.group(1), Macro(m.group(1), body, None, 0, params))
 
+    def _mask_unroll_macros(self, src: bytes) -> bytes:
+        """Blank lines that hold only an unroll macro (``CUTLASS_PRAGMA_UNROLL``, ``CUTE_UNROLL``,
+        ``_CCCL_PRAGMA_UNROLL_FULL()``, ``_Pragma("unroll")``): they stand for ``#pragma unroll``
+        but break the parse of the loop after them. Their lines are kept in ``unroll_macros``
+        (line -> text) for :meth:`_add_unroll_macros`."""
+        self.unroll_macros: dict[int, str] = {}
+        if b"UNROLL" not in src and b"_Pragma" not in src:
+            return src
+        buf = bytearray(src)
+        for m in _UNROLL_MACRO.finditer(src):
+            text = m.group(1).decode("utf8", "replace")
+            if b"NOUNROLL" in m.group(1).upper() or not (
+                    b"UNROLL" in m.group(1) or b"unroll" in m.group(1)):
+                continue
+            self.unroll_macros[src.count(b"\n", 0, m.start(1)) + 1] = text
+            buf[m.start(1):m.end(1)] = b" " * (m.end(1) - m.start(1))
+        return bytes(buf)
+
+    def _add_unroll_macros(self) -> None:
+        """An unroll macro becomes an unroll pragma of the loop that follows it."""
+        for ln, text in sorted(self.unroll_macros.items()):
+            loop = min((lp for lp in self.loops if lp.line_start > ln),
+                       key=lambda lp: lp.line_start, default=None)
+            if loop is None or loop.line_start > ln + 2:
+                continue
+            m = re.search(r"\(\s*(\d+)\s*\)", text)
+            value = int(m.group(1)) if m else "full"
+            if loop.unroll is None:
+                loop.unroll = value
+            self.pragmas.append(Pragma(f"unroll (macro {text})", ln, loop.function, "unroll",
+                                       value, loop.node))
+        self.pragmas.sort(key=lambda p: p.line)
+
     @staticmethod
     def _pragmas_inside_headers(root: Node) -> list[Node]:
         found = []
@@ -163,8 +199,7 @@ class Parsing:
                 found.append(nxt)
         return found
 
-    def _mask_macros(self, root: Node) -> bytes | None:
-        src = self.source
+    def _mask_macros(self, root: Node, src: bytes) -> bytes | None:
         defined = set()
         for n in root.children:
             if n.type in ("preproc_def", "preproc_function_def"):

@@ -17,13 +17,14 @@ from strategylens.model.kernel import KernelFacts
 from strategylens.model.parse import Parsing
 from strategylens.model.problem import ProblemSize
 from strategylens.model.queries import Queries
+from strategylens.model.roles import HostRoles
 from strategylens.model.strides import Strides
 
 _MAX_WARNINGS = 20
 
 
 class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, KernelFacts,
-                   HostFacts, ProblemSize):
+                   HostFacts, HostRoles, ProblemSize):
     """Facts about one CUDA source file; see :mod:`strategylens.model` for the contract."""
 
     def __init__(self, source: str | bytes, path: str = "<string>",
@@ -122,6 +123,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
             self._add_pragma(n, self.in_function(n))
         if self._hoisted_pragmas:
             self.pragmas.sort(key=lambda p: p.line)
+        self._add_unroll_macros()
         self._expr_cache.clear()
         for m in self.macros.values():
             if m.params is None and m.value_text:
@@ -133,6 +135,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self._build_call_graph()
         self._compute_reachability()
         self._estimate_strides()
+        _ = self.timing_loops  # host roles and timing loops, with their notes
 
 
 def build_model(source: str | bytes, path: str = "<string>", entry: str = "solution_compute",

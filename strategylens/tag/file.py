@@ -44,7 +44,8 @@ class FileResult:
     @classmethod
     def from_dict(cls, d: dict, index_status: str | None = None) -> FileResult:
         labels = [Label(lb["id"], lb["kind"], lb["confidence"], lb["intensity"],
-                        [Evidence(e["line_start"], e["line_end"], e["detector"], e.get("note", ""))
+                        [Evidence(e["line_start"], e["line_end"], e["detector"], e.get("note", ""),
+                                  e.get("kernel", ""))
                          for e in lb["evidence"]], lb.get("probability"))
                   for lb in d.get("labels", [])]
         return cls(d["path"], d["ok"], d.get("error"), labels, list(d.get("warnings", [])),
@@ -237,7 +238,8 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
                 if f.intensity is not None:
                     lb.intensity = f.intensity if lb.intensity is None else max(
                         lb.intensity, f.intensity)
-                ev = Evidence(f.line_start, f.line_end, det.name, f.note)
+                ev = Evidence(f.line_start, f.line_end, det.name, f.note,
+                              _device_function_at(model, f.line_start))
                 if all((e.line_start, e.line_end, e.detector) !=
                        (ev.line_start, ev.line_end, ev.detector) for e in lb.evidence):
                     lb.evidence.append(ev)
@@ -249,6 +251,16 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
     result = FileResult(path, True, None, out, warnings, model.index_status,
                         notes=list(model.notes))
     return result if detectors == "substring" else calibrate(result)
+
+
+def _device_function_at(model, line: int) -> str:
+    """The innermost kernel or device function whose lines hold ``line`` ('' when none)."""
+    best = None
+    for fn in model.kernels + model.device_functions:
+        if fn.line_start <= line <= fn.line_end and (
+                best is None or fn.line_start >= best.line_start):
+            best = fn
+    return best.name if best is not None else ""
 
 
 def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
