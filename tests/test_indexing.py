@@ -189,5 +189,6 @@ def test_libclang_expands_macros_from_the_files_own_header(tmp_path):
         (3, 1, "libclang")]
     assert with_index.index.errors == []
     assert with_index.index.missing_headers == ["cuda_runtime.h"]  # skipped on purpose
-    # the macro is defined in another file: tree-sitter cannot see it
-    assert [(a.stride_tx, a.stride_source) for a in without.accesses] == [(None, "tree-sitter")]
+    # the macro is defined in another file: the model reads it from there (the file's folder)
+    assert [(a.stride_tx, a.stride_source) for a in without.accesses] == [(1, "tree-sitter")]
+    assert without.headers_read == [str(tmp_path / "idx.cuh")]

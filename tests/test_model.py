@@ -255,7 +255,8 @@ void solution_compute(float* a) { k<<<1, 32>>>(a); }
 """
     m = build_model(src, index=False)
     assert m.degraded
-    assert m.warnings == ["line 2: unknown macro 'FORCE_INLINE'; parsed without it"]
+    assert m.warnings == [
+        "line 2: unknown macro 'FORCE_INLINE'; read as __forceinline__ from its name"]
     assert [v.name for v in m.vars] == ["s"] and m.vars[0].size_bytes == 128
     assert m.reachable == {"solution_compute", "k", "sq"}
 
@@ -493,3 +494,89 @@ def test_template_values_per_instantiation():
     assert m.instance_values("TM * TN", fn) == [32, 4]
     loop = next(lp for lp in m.loops if lp.var == "i")
     assert m.trip_counts(loop) == [8, 2]
+
+
+PROGRAM = """
+#include <chrono>
+__global__ void k(const float* in, float* out, int n) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void step(float* a, int n) { a[threadIdx.x] += 1.0f; }
+void run(float* a, int n) { step<<<1, 32>>>(a, n); }
+void gold_k(const float* in, float* out, int n) { for (int i = 0; i < n; i++) out[i] = in[i]; }
+void init_data(float* a, int n) { for (int i = 0; i < n; i++) a[i] = i; }
+bool validate(float* d, const float* ref, int n) {
+  float h[32]; cudaMemcpy(h, d, 32, cudaMemcpyDeviceToHost); return h[0] == ref[0]; }
+int main() {
+  float *d_in, *d_out, *d_a; int n = 32, repeat = 10, iters = 5;
+  for (int w = 0; w < 3; w++) k<<<1, 32>>>(d_in, d_out, n);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int r = 0; r < repeat; r++) k<<<1, 32>>>(d_in, d_out, n);
+  auto t1 = std::chrono::steady_clock::now();
+  for (int bs = 32; bs <= 1024; bs *= 2) { k<<<1, bs>>>(d_in, d_out, n); validate(d_out, 0, n); }
+  for (int it = 0; it < iters; it++) run(d_a, n);
+  for (int it = 0; it < iters; it++) step<<<1, 32>>>(d_a, n);
+  return 0;
+}
+"""
+
+
+def test_host_roles_and_timing_loops_of_a_whole_program():
+    m = build_model(PROGRAM, index=False)
+    assert m.host_roles == {"run": "solution", "gold_k": "verification", "init_data": "setup",
+                            "validate": "verification", "main": "driver"}
+    assert sorted(lp.line_start for lp in m.timing_loops) == [12, 14, 16]
+    assert sorted(lp.line_start for lp in m.host_loops()) == [17, 18]
+    assert [c.name for c in m.device_work_in(m.host_loops()[0])] == ["run"]
+    assert m.notes[-2:] == [
+        "host code taken as the program around the solution, not tagged: gold_k (verification), "
+        "init_data (setup), validate (verification)",
+        "loops at lines 12, 14, 16 taken as timing or warm-up repetitions, not as iterations of "
+        "the algorithm"]
+    solution = build_model(PROGRAM.replace("int main()", "void solution_compute()"), index=False)
+    assert set(solution.host_roles.values()) == {"solution"} and solution.timing_loops == []
+
+
+def test_name_words_and_role_by_name():
+    from strategylens.model.roles import name_words, role_by_name
+    assert name_words("floydWarshallCPUReference") == ["floyd", "warshall", "cpu", "reference"]
+    assert name_words("GPU_argv_init") == ["gpu", "argv", "init"]
+    assert [role_by_name(n) for n in ("compareResults", "createDataCPU", "get_time", "upload_tile",
+                                      "atax_cpu")] == ["verification", "setup", "timing",
+                                                       "solution", "verification"]
+
+
+UNROLL_MACROS = """template <int N> __device__ void f(float* a) {
+  CUTLASS_PRAGMA_UNROLL
+  for (int i = 0; i < N; ++i) a[i] = 0;
+  _CCCL_PRAGMA_UNROLL_FULL()
+  for (int i = 0; i < N; ++i) a[i] = 1;
+  CUTE_UNROLL  // the next loop
+  for (int i = 0; i < N; ++i) a[i] = 2;
+  FOO_BAR
+}
+__global__ void k(float* a) { f<4>(a); }
+"""
+
+
+def test_unroll_macros_become_unroll_pragmas_and_the_loops_parse():
+    # a catalog example cannot hold them: the catalog asks every example to parse cleanly
+    m = build_model(UNROLL_MACROS, index=False)
+    assert [(lp.line_start, lp.unroll) for lp in m.loops] == [(3, "full"), (5, "full"),
+                                                              (7, "full")]
+    assert [(p.line, p.kind, p.value, p.function) for p in m.pragmas] == [
+        (2, "unroll", "full", "f"), (4, "unroll", "full", "f"), (6, "unroll", "full", "f")]
+    assert m.warnings[0] == "line 8: unknown macro 'FOO_BAR'; parsed without it"
+    from strategylens.tag import tag_source
+    r = tag_source(UNROLL_MACROS, "u.cu", index=False)
+    (cmp04,) = [lb for lb in r.labels if lb.id == "CMP-04"]
+    assert [e.line_start for e in cmp04.evidence] == [2, 4, 6]
+
+
+def test_kernel_weights_rank_kernels_by_their_order_of_work():
+    path = (Path(__file__).parent.parent / "catalog" / "AP-03-uncoalesced-access" / "cases" /
+            "strided_helper_kernel_does_not_dominate.cu")
+    m = build_model(path.read_text(), index=False)
+    assert m.kernel_weights == {"scale_column": 2.0, "update_rest": 3.0}
+    assert [m.minor_kernel(k) for k in m.kernels] == [True, False]
+    one = build_model("__global__ void k(float* a, int n) { if (threadIdx.x == 0) "
+                      "for (int i = 0; i < n; i++) a[i] = 0; }", index=False)
+    assert one.kernel_weights == {"k": 1.0}

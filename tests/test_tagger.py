@@ -60,15 +60,32 @@ def test_tag_source_merges_findings_and_dict_shape():
     r = tagger.tag_source(GOOD, "good.cu", detectors=DETS, index=False)
     assert r.ok and r.error is None
     d = r.as_dict()
-    assert set(d) == {"path", "ok", "error", "labels", "warnings"}
+    assert set(d) == {"path", "ok", "error", "labels", "warnings", "notes"}
+    assert d["notes"] == []
     for lab in d["labels"]:
         assert 0 < lab.pop("probability") < 1  # calibrated: see the calibration tests
     assert d["labels"] == [
         {"id": "AP-01", "kind": "anti-pattern", "confidence": 0.6, "intensity": None,
          "evidence": [{"line_start": 4, "line_end": 4, "detector": "LaunchDetector"}]},
         {"id": "MEM-02", "kind": "strategy", "confidence": 0.7, "intensity": 256.0,
-         "evidence": [{"line_start": 2, "line_end": 2, "detector": "KernelDetector"}]},
+         "evidence": [{"line_start": 2, "line_end": 2, "detector": "KernelDetector",
+                       "kernel": "k"}]},
     ]
+
+
+def test_model_notes_reach_the_result_its_dict_and_the_human_table():
+    r = tagger.tag_source(GOOD, "good.cu", detectors=DETS, index=False, entry="main")
+    assert r.notes == ["entry 'main' not found: every host function is a root"]
+    assert tagger.FileResult.from_dict(r.as_dict()).notes == r.notes
+    from strategylens.model import build_model
+    m = build_model("__global__ void k() {}", index=False)
+    m.note("include \"tiles.cuh\" not found")
+    m.note("include \"tiles.cuh\" not found")
+    assert m.notes == ["entry 'solution_compute' not found and no host code: every kernel and "
+                       "device function is a root", "include \"tiles.cuh\" not found"]
+    from strategylens.cli.tag import _human_rows
+    assert _human_rows([r])[-1] == {"file": "good.cu", "id": "notes", "lines": r.notes[0],
+                                    "confidence": "", "p": ""}
 
 
 def test_calibration_maps_features_through_the_logistic_model():
@@ -167,7 +184,8 @@ def test_bad_inputs_get_clear_errors_and_the_run_goes_on(bad_tree):
         assert not results[name].ok and results[name].labels == []
     macro = results["macro.cu"]
     assert macro.ok and macro.warnings == [
-        f"{p}/macro.cu: line 1: unknown macro 'FORCE_INLINE'; parsed without it"]
+        f"{p}/macro.cu: line 1: unknown macro 'FORCE_INLINE'; read as __forceinline__ from its "
+        "name"]
     assert [lb.id for lb in macro.labels] == ["AP-01", "MEM-02"]
     good = results["good.cu"]
     assert good.ok and [lb.id for lb in good.labels] == ["AP-01", "MEM-02"]
@@ -272,7 +290,7 @@ def test_cli_jsonl_one_object_per_file(bad_tree):
     objs = [json.loads(line) for line in res.stdout.splitlines()]
     assert sorted(o["path"].rsplit("/", 1)[1] for o in objs) == ["empty.cu", "good.cu"]
     for o in objs:
-        assert set(o) == {"path", "ok", "error", "labels", "warnings"}
+        assert set(o) == {"path", "ok", "error", "labels", "warnings", "notes"}
     assert "empty.cu: empty file, nothing to tag" in res.stderr
 
 

@@ -34,7 +34,9 @@ class CrossCallState(LineDetector):
             written = tested = False
             for f in scope:
                 w, t = self._uses(model, f, v.name, v.node)
-                written |= w
+                # a whole program's main runs once and its set-up code before the solution:
+                # what they store (flags from argv) does not survive between calls
+                written |= w and model.host_role(f) not in ("driver", "setup")
                 tested |= t
             if written and tested:
                 yield Finding(v.line, v.line, 0.9,

@@ -5,10 +5,52 @@ What it reports and what it leaves out is the entry's ``detection`` in strategy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import ProgramModel, nodes_of, strip, subscript_indices
+from strategylens.model import ProgramModel, nodes_of, strip, subscript_indices, walk
+
+_NUMBER = re.compile(r"\b\d+[uUlLfF]*\b|(?<=[A-Za-z_])\d+\b")
+
+
+def _shape(text: str) -> str:
+    """A statement with its numbers (and numbered names, ``dx2``) blanked: copies of one
+    statement unrolled by hand have one shape."""
+    return _NUMBER.sub("#", re.sub(r"\s+", "", text))
+
+
+def _unrolled_runs(model, body) -> list[tuple[int, int]]:
+    """(line, repeats) of runs of statement groups repeated by hand in a block: at least four
+    copies of one statement, or three of a group of two to four, that differ in their numbers
+    (offsets, shifts, numbered names) and assign something."""
+    out = []
+    for block in nodes_of(body, "compound_statement"):
+        stmts = [c for c in block.named_children if c.type != "comment"]
+        shapes = [_shape(model.text_of(c)) for c in stmts]
+        i = 0
+        while i < len(stmts):
+            found = None
+            for p in (1, 2, 3, 4):
+                r = 1
+                while i + (r + 1) * p <= len(stmts) and \
+                        shapes[i + r * p:i + (r + 1) * p] == shapes[i:i + p]:
+                    r += 1
+                need = 4 if p == 1 else 3
+                group = stmts[i:i + p]
+                texts = {tuple(model.text_of(c) for c in stmts[i + k * p:i + (k + 1) * p])
+                         for k in range(r)}
+                if r >= need and len(texts) == r and any(
+                        n.type in ("assignment_expression", "init_declarator")
+                        for c in group for n in walk(c)):
+                    found = (p, r)
+                    break
+            if found:
+                out.append((stmts[i].start_point[0] + 1, found[1]))
+                i += found[0] * found[1]
+            else:
+                i += 1
+    return out
 
 
 class LoopUnrolling(Detector):
@@ -57,3 +99,9 @@ class LoopUnrolling(Detector):
             if set(range(1, lp.step_value)) <= offsets:
                 yield Finding(lp.line_start, lp.line_start, 0.75, float(lp.step_value),
                               f"manual unroll by {lp.step_value}")
+        for fn in model.gpu_functions():
+            if fn.body is None:
+                continue
+            for ln, repeats in _unrolled_runs(model, fn.body):
+                yield Finding(ln, ln, 0.7, float(repeats),
+                              f"{repeats} hand-unrolled copies of one statement")

@@ -39,6 +39,10 @@ class CompileTimeSpecialization(Detector):
                 if args and self._constant_args(model, fn, args):
                     sites.setdefault(model.text_of(f.child_by_field_name("name")), set()).add(
                         tuple(args))
+        for fn in model.gpu_functions():  # explicit instantiations (template void k<4>(...);)
+            for args in model.instantiations(fn):
+                if args and self._constant_args(model, None, args):
+                    sites.setdefault(fn.name, set()).add(tuple(args))
         done = set()
         for name, insts in sites.items():
             for fn in model.functions.get(name, []):
@@ -53,6 +57,28 @@ class CompileTimeSpecialization(Detector):
                 ln = line(tmpl)
                 yield Finding(ln, ln, 0.8 if len(insts) >= 2 else 0.65, float(len(insts)),
                               f"{name}: {len(insts)} instantiation(s)")
+        yield from self._left_to_callers(model, done)
+
+    @staticmethod
+    def _left_to_callers(model, done) -> Iterator[Finding]:
+        """GPU code specialised by non-type template parameters that the file never
+        instantiates (a library header or kernel file: its callers choose the values)."""
+        if model.launches_of(all=True):
+            return
+        for fn in model.gpu_functions():
+            if fn.body is None or not model.template_value_params(fn) or model.instantiations(fn):
+                continue
+            tmpl = fn.node.parent
+            while tmpl is not None and tmpl.type != "translation_unit" and \
+                    not (tmpl.type == "template_declaration" and
+                         CompileTimeSpecialization._non_type_params(model, tmpl)):
+                tmpl = tmpl.parent
+            if tmpl is None or tmpl.type != "template_declaration" or tmpl.id in done:
+                continue
+            done.add(tmpl.id)
+            ln = line(tmpl)
+            yield Finding(ln, ln, 0.6, None, f"{fn.name}: template values left to the callers "
+                          "(no instantiation in the file)")
 
     @staticmethod
     def _non_type_params(model, tmpl) -> list[str]:

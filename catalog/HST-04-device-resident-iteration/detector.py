@@ -107,10 +107,12 @@ class DeviceResidentIteration(LineDetector):
             return False
         if model.round_trips(loop):
             return False
+        counters = model.loop_var_names(loop)
         for c in model.reachable_host_calls:
-            if inside(c.node, loop.node) and copy_direction(c) in ("d2h", "h2d") \
-                    and runs_every_iteration(loop, c.node):
-                return False
+            if inside(c.node, loop.node) and copy_direction(c) in ("d2h", "h2d") and (
+                    runs_every_iteration(loop, c.node)
+                    or any(model.identifiers(a) & counters for a in call_args(c.node))):
+                return False  # transfers each pass, or chunks that move with the loop
         if self._batch_loop(model, loop, work):
             return False
         return True

@@ -47,21 +47,24 @@ class SharedMemoryTiling(Detector):
                                   "cooperatively and reused")
 
     def _is_tile(self, model, fn, name, gnames) -> bool:
-        writes, reads, self_update = model.shared_array_uses(fn, name)
+        # the tile may be loaded and read inside device helpers the kernel passes it to
+        writes, reads, self_update = model.shared_array_uses(fn, name, through_calls=True)
         if self_update or not writes or not reads:
             return False
         loads = []
         for w in writes:
             rhs = assignment_of(w).child_by_field_name("right")
-            if model.uses_thread_index(w) and not model.single_thread_guarded(fn, w) \
-                    and not model.computed(fn, rhs) and \
-                    model.reads_global(fn, rhs, gnames):
+            wfn = model.in_function(w) or fn
+            names = gnames if wfn is fn else model.global_names(wfn)
+            if model.uses_thread_index(w) and not model.single_thread_guarded(wfn, w) \
+                    and not model.computed(wfn, rhs) and \
+                    model.reads_global(wfn, rhs, names):
                 loads.append(w)
         if not loads:
             return False
         wtexts = {model.text_of(w) for w in writes}
-        return any(model.text_of(r) not in wtexts or self._loop_indexed(model, fn, r)
-                   for r in reads)
+        return any(model.text_of(r) not in wtexts or
+                   self._loop_indexed(model, model.in_function(r) or fn, r) for r in reads)
 
     @staticmethod
     def _loop_indexed(model, fn, r) -> bool:

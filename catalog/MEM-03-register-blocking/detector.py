@@ -22,22 +22,31 @@ class RegisterBlocking(Detector):
             for v in model.vars_in(fn, space="register_array"):
                 if not v.dims:
                     continue
+                count: int | None
                 if any(d is None for d in v.dim_values):
                     # template-sized (``float acc[TM][TN]``): its size in each instantiation
-                    sizes = model.instance_values(" * ".join(f"({d})" for d in v.dims), fn) or []
+                    size = " * ".join(f"({d})" for d in v.dims)
+                    sizes = model.instance_values(size, fn) or []
                     sizes = [c for c in sizes if 2 <= c <= 64]
-                    if not sizes:
+                    if sizes:
+                        count = max(sizes)
+                    elif all(d for d in v.dims) and model.compile_time(size, fn):
+                        count = None  # template values unknown: a compile-time size all the same
+                    else:
                         continue
-                    count = max(sizes)
                 else:
                     count = 1
                     for d in v.dim_values:
                         count *= d
-                if not 2 <= count <= 64:
+                if count is not None and not 2 <= count <= 64:
                     continue
                 if self._accumulated(model, fn, v.name, loops):
-                    yield Finding(v.line, v.line, 0.75, float(count),
-                                  f"{v.name}: {count} accumulators in registers")
+                    if count is None:
+                        yield Finding(v.line, v.line, 0.65, None,
+                                      f"{v.name}: accumulators in registers, template-sized")
+                    else:
+                        yield Finding(v.line, v.line, 0.75, float(count),
+                                      f"{v.name}: {count} accumulators in registers")
 
     def _accumulated(self, model, fn, name, loops) -> bool:
         for n in model.fn_nodes(fn, "assignment_expression"):
@@ -60,7 +69,7 @@ class RegisterBlocking(Detector):
             enclosing = [lp for lp in enclosing if lp is not None]
             const_vars = {lp.var for lp in enclosing if lp.var and (
                 lp.trip_count is not None or lp.bound_value is not None
-                or model.trip_counts(lp) is not None)}
+                or model.trip_counts(lp) is not None or model.static_trip(lp))}
             ok = all(i in const_vars or model.eval_int(i, fn) is not None for i in idx_ids)
             reuse = any(lp.var not in idx_ids for lp in enclosing if lp.var) or any(
                 lp.var is None for lp in enclosing)

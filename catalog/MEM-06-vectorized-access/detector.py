@@ -25,14 +25,20 @@ class VectorizedAccess(Detector):
             parent = a.node.parent
             if parent is not None and parent.type == "field_expression":
                 continue
-            vt = (a.cast_type or "").replace("const", "").replace("*", "").strip()
+            vt = model.resolve_type((a.cast_type or "").replace("const", "").replace("*", "").strip())
+            conf = 0.85
             if vt not in VECTOR_BITS:
                 t = tab.type_of(fn, a.array)
                 vt = t[0] if t is not None and t[1] >= 1 else ""
+                if vt and vt not in VECTOR_BITS and vt in fn.template_params:
+                    # a template type: a vector type in some instantiation (posVecType = float4)
+                    vecs = sorted(x for x in model.template_types(fn, vt) or () if x in VECTOR_BITS)
+                    if vecs:
+                        vt, conf = max(vecs, key=VECTOR_BITS.get), 0.75
             bits = VECTOR_BITS.get(vt)
             if bits and a.line not in seen:
                 seen.add(a.line)
-                yield Finding(a.line, a.line, 0.85, float(bits), f"{vt} access of {a.array}")
+                yield Finding(a.line, a.line, conf, float(bits), f"{vt} access of {a.array}")
         for fn in fns.values():
             for n in model.fn_nodes(fn, "pointer_expression"):
                 if model.text_of(n.child_by_field_name("operator")) != "*" or line(n) in seen:
@@ -41,7 +47,7 @@ class VectorizedAccess(Detector):
                 while arg is not None and arg.type == "parenthesized_expression" and \
                         arg.named_child_count == 1:
                     arg = arg.named_children[0]
-                vt = self._cast_target(model, arg)
+                vt = model.resolve_type(self._cast_target(model, arg) or "")
                 if vt in VECTOR_BITS and model.is_reachable(n):
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.85, float(VECTOR_BITS[vt]),

@@ -20,6 +20,9 @@ class BankConflictAvoidance(Detector):
                 if len(v.dims) >= 2 and self._padded(model, fn, v) and \
                         self._column_walk(model, fn, v.name):
                     yield Finding(v.line, v.line, 0.85, None, f"{v.name} padded")
+                elif len(v.dims) == 1 and self._padded_rows(model, fn, v.name):
+                    yield Finding(v.line, v.line, 0.75, None,
+                                  f"{v.name} rows padded through a named stride")
         shared = {(v.function, v.name) for v in model.vars if v.space == "shared"}
         seen = set()
         for a in model.accesses_in():
@@ -69,7 +72,36 @@ class BankConflictAvoidance(Detector):
         return lv is not None and lv > 8 and lv % 2 == 1 and (lv - 1) % 8 == 0 and lv != pv
 
     @staticmethod
+    def _padded_rows(model, fn, name) -> bool:
+        """A flat shared array indexed ``row * LD + col`` where the row stride is a named
+        constant one past a multiple of 8 (``constexpr int LD = TILE + 1``) and some access
+        lets the thread index pick the row: rows padded against conflicts in a column walk."""
+        tiv = model.thread_index_vars(fn) | {"threadIdx"}
+        for a in model.accesses_in(fn):
+            if a.array != name or a.index_node is None:
+                continue
+            for n in nodes_of(a.index_node, "binary_expression"):
+                if model.text_of(n.child_by_field_name("operator")) != "*":
+                    continue
+                for row, ld in ((n.child_by_field_name("left"), n.child_by_field_name("right")),
+                                (n.child_by_field_name("right"), n.child_by_field_name("left"))):
+                    ld = strip(ld)
+                    if ld is None or ld.type != "identifier":
+                        continue
+                    v = model.eval_int(ld, fn)
+                    if v is not None and v > 8 and v % 2 == 1 and (v - 1) % 8 == 0 and (
+                            model.identifiers(row) & tiv or model.uses_thread_index(row)):
+                        return True
+        return False
+
+    @staticmethod
     def _swizzled(model, fn, ix) -> bool:
+        for name in model.identifiers(ix):  # through a local: sw = x ^ (y % 32); s[r + sw]
+            if fn is not None and any(
+                    model.text_of(b.child_by_field_name("operator")) == "^"
+                    for value in model.initialisers(fn, name)
+                    for b in nodes_of(value, "binary_expression")):
+                return True
         for n in nodes_of(ix, "binary_expression"):
             op = model.text_of(n.child_by_field_name("operator"))
             if op == "^":

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import ProgramModel, assignment_of, line, subscript_indices
+from strategylens.model import ProgramModel, assignment_of, call_args, line, subscript_indices
 
 
 ASYNC_COPY = ("memcpy_async", "__pipeline_memcpy_async", "cp_async_bulk_tensor",
@@ -54,12 +54,57 @@ class AsyncCopyPipelining(Detector):
                            and model.reads_global(fn,
                                                  assignment_of(w).child_by_field_name("right"),
                                                  gnames)]
+                stage_w += self._helper_fills(model, fn, v.name, lp)
                 stage_r = [r for r in reads if inside(r) and self._stage_index(model, fn, r)]
                 if stage_w and stage_r and {model.text_of(subscript_indices(w)[0]) for w in stage_w} \
                         != {model.text_of(subscript_indices(r)[0]) for r in stage_r}:
                     yield Finding(v.line, v.line, 0.7, float(v.dim_values[0]),
                                   f"{v.name}: {v.dim_values[0]} shared stages")
                     break
+
+    def _helper_fills(self, model, fn, name: str, loop) -> list:
+        """Stages filled by a device helper in the loop, from global memory it loaded earlier
+        in the pass (``slab.store(sx[buf ^ 1], ...)`` after ``slab.load(X, ...)``): the stage
+        ``name[i]`` is an argument and the helper writes through that parameter."""
+        calls = [c for c in model.calls_in(fn) if loop.node.start_byte <= c.node.start_byte
+                 < loop.node.end_byte]
+        shared = {v.name for v in model.vars_in(fn, space="shared")}
+        loaders = [c for c in calls if not any(model.array_name(a) in shared or
+                                               model.root_identifier(a) in shared
+                                               for a in call_args(c.node))]
+        loads = any(self._helper_reads_global(model, c) for c in loaders) or any(
+            a.space == "global" and not a.is_write and loop.node.start_byte <= a.node.start_byte
+            < loop.node.end_byte for a in model.accesses_in(fn))
+        out = []
+        for c in calls:
+            callee = model.function_of(c.name) or model.function_of(
+                next((f for f in model.functions if f.endswith("::" + c.unqualified)), ""))
+            if callee is None:
+                continue
+            for i, arg in enumerate(call_args(c.node)):
+                if arg.type != "subscript_expression" or model.array_name(arg) != name or \
+                        not self._stage_index(model, fn, arg) or i >= len(callee.params):
+                    continue
+                param = callee.params[i].name
+                if loads and any(a.function == callee.name and a.array == param and a.is_write
+                                 for a in model.accesses):
+                    out.append(arg)
+        return out
+
+    @staticmethod
+    def _helper_reads_global(model, call) -> bool:
+        callee = model.function_of(call.name) or model.function_of(
+            next((f for f in model.functions if f.endswith("::" + call.unqualified)), ""))
+        if callee is None:
+            return False
+        pointers = {p.name for p in callee.params if p.is_pointer and "__shared__" not in
+                    p.type_text}
+        if callee.body is None or not pointers:
+            return False
+        # a read through a pointer parameter, also one the model keeps no access for
+        # (__ldg(reinterpret_cast<const float4*>(X + offset)))
+        return bool(pointers & model.identifiers(callee.body)) and any(
+            a.function == callee.name and a.is_write for a in model.accesses)
 
     @staticmethod
     def _stage_index(model, fn, sub) -> bool:

@@ -69,6 +69,10 @@ class ThreadCoarsening(Detector):
                 if any(inside(loop.node, r.node) for r, _ in fixed if r is not loop):
                     continue  # reported with the outer loop
                 nested = [t for r, t in fixed if r is not loop and inside(r.node, loop.node)]
+                if trips is None or None in nested:
+                    yield Finding.at(loop.node, 0.75, None, "outputs per thread set by template "
+                                     "parameters of unknown value")
+                    continue
                 yield Finding.at(loop.node, 0.85, float(trips * (max(nested) if nested else 1)))
             yield from self._stores(model, fn, writes, [lp.node for lp, _ in fixed] +
                                     [lp.node for lp in chunks])
@@ -138,9 +142,11 @@ class ThreadCoarsening(Detector):
         for loop in model.loops_in(fn):
             # per template instantiation when the bound is a template parameter (``i < TM``)
             counts = model.trip_counts(loop) if loop.var is not None else None
-            if not counts or max(counts) < 2:
+            if not counts and loop.var is not None and model.static_trip(loop):
+                counts = [None]  # a template bound of unknown value (i < TM)
+            elif not counts or max(counts) < 2:
                 continue  # coarsened in at least one instantiation (ROWS = 1, 2, 4, 8)
-            trips = max(counts)
+            trips = max(counts) if None not in counts else None
             if "gridDim" in (loop.step or "") or "blockDim" in (loop.step or ""):
                 continue
             inner = model.derived(fn, {loop.var},

@@ -11,13 +11,36 @@ from strategylens.detectors import Detector, Finding
 from strategylens.model import squash, walk
 
 
-def _uses_yz(model, fn) -> bool:
+def _yz_use(model, fn):
+    """The first ``threadIdx.y``/``blockIdx.z``-style node in ``fn``'s body, or None."""
     for n in walk(fn.body):
         if n.type == "field_expression":
             arg = model.text_of(n.child_by_field_name("argument"))
             if arg in ("threadIdx", "blockIdx") and model.text_of(n.child_by_field_name("field")) in ("y", "z"):
-                return True
-    return False
+                return n
+    return None
+
+
+def _yz_fields_set(model, caller, names) -> list[int]:
+    """Lines in ``caller`` that set the y or z field of a launch's dim3 (``grid.y = n / T``) to
+    something other than 1."""
+    if caller is None or caller.body is None:
+        return []
+    names = {n.strip() for n in names if n and n.strip().isidentifier()}
+    out = []
+    for n in model.fn_nodes(caller, "assignment_expression"):
+        left = n.child_by_field_name("left")
+        if left is None or left.type != "field_expression" or \
+                model.text_of(left.child_by_field_name("argument")) not in names or \
+                model.text_of(left.child_by_field_name("field")) not in ("y", "z"):
+            continue
+        if model.eval_int(n.child_by_field_name("right"), caller) != 1 and model.is_reachable(n):
+            out.append(model.line_of(n))
+    return out
+
+
+def _uses_yz(model, fn) -> bool:
+    return _yz_use(model, fn) is not None
 
 
 def block_per_item(model, fn) -> bool:
@@ -62,6 +85,15 @@ class MultidimensionalMapping(Detector):
     id = "PAR-10"
 
     def detect(self, model):
+        for kernel in model.reachable_kernels():
+            if kernel.body is None or model.launches_of(kernel.name, all=True):
+                continue
+            # no launch in the file (a kernel file or header): judge the kernel body
+            use = _yz_use(model, kernel)
+            if use is not None:
+                ln = model.line_of(use)
+                yield Finding(ln, ln, confidence=0.7, note=f"{kernel.name} indexes a second "
+                              "grid or block dimension (no launch in the file)")
         for launch in model.launches_of():
             kernel = model.function_of(launch.kernel)
             caller = model.function_of(launch.caller) if launch.caller else None
@@ -80,6 +112,10 @@ class MultidimensionalMapping(Detector):
                     continue
                 extra = [x for x in d[1:] if model.eval_int(x, caller) != 1]
                 multi = bool(multi) or bool(extra)
+            fields = _yz_fields_set(model, caller, (launch.grid or "", launch.block or ""))
+            if fields:  # dim3 g(1, 1, 1); ... g.y = n / TILE;
+                multi = True
+                decl_lines += fields
             if kernel is None:
                 continue
             if multi or (multi is None and _uses_yz(model, kernel)):

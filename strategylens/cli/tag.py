@@ -52,6 +52,13 @@ def command(
                                             "after it (or its labels.yaml entry)."),
     reference: Optional[Path] = typer.Option(None, "--reference",
                                              help="A C reference file, instead of --task."),
+    include_dir: Optional[list[Path]] = typer.Option(None, "--include-dir", "-I",
+                                                     help="A folder searched for included "
+                                                          "headers, as for nvcc -I "
+                                                          "(repeatable)."),
+    define: Optional[list[str]] = typer.Option(None, "--define", "-D",
+                                               help="A macro NAME or NAME=VALUE, as for nvcc "
+                                                    "-D (repeatable)."),
     store: Optional[Path] = typer.Option(None, "--store",
                                          help="A harness results store: adds what the runs of "
                                               "these files showed (audit flags, copies per "
@@ -83,9 +90,17 @@ def command(
       strategylens tag corpus/ --task auto               # each file with its task's reference
       strategylens tag tests/cheats --store analyses/h200    # plus what the H200 runs showed
       strategylens tag runs/ --with-annotations llm.jsonl --combiner combiner.json
+      strategylens tag kernels/ -I include -D TILE=32        # headers and macros as for nvcc
     """
     from strategylens import tag
+    from strategylens.tag.flags import FlagsError, parse_defines, read_tag_config
 
+    try:  # the config's [tag] flags first, the command line's after (and over) them
+        include_dirs, defines = read_tag_config()
+        include_dirs += [str(d.resolve()) for d in include_dir or []]
+        defines.update(parse_defines(define or []))
+    except FlagsError as exc:
+        raise fail(str(exc), EXIT_USAGE) from None
     cat = None
     try:
         files = tag.expand_paths(paths)
@@ -152,7 +167,8 @@ def command(
               for r in tag.tag_paths(group, jobs=jobs or None, detectors=detectors.value,
                                         entry=entry, index=not no_index, catalog=cat,
                                         cache=not no_cache, size_limit=max_bytes,
-                                        reference=ref))
+                                        reference=ref, include_dirs=include_dirs,
+                                        defines=defines))
     for r in iter_progress(stream, total=len(files), description="tagging"):
         if runs:
             r = tag.add_harness_evidence(r, tag.rows_for(r.path, runs), cat)
@@ -265,6 +281,9 @@ def _human_rows(results) -> list[dict]:
             rows.append({"file": r.path, "id": lb.id, "lines": spans,
                          "confidence": f"{lb.confidence:.2f}",
                          "p": "" if lb.probability is None else f"{lb.probability:.2f}"})
+        if r.notes:
+            rows.append({"file": r.path, "id": "notes", "lines": "; ".join(r.notes),
+                         "confidence": "", "p": ""})
     return rows
 
 

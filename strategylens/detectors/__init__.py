@@ -58,6 +58,7 @@ class Evidence:
     line_end: int
     detector: str
     note: str = ""
+    kernel: str = ""  # the kernel or device function the evidence lies in, if any
 
 
 @dataclass
@@ -80,7 +81,8 @@ class Label:
             "intensity": self.intensity,
             "evidence": [
                 {"line_start": e.line_start, "line_end": e.line_end, "detector": e.detector,
-                 **({"note": e.note} if e.note else {})}
+                 **({"note": e.note} if e.note else {}),
+                 **({"kernel": e.kernel} if e.kernel else {})}
                 for e in self.evidence
             ],
         }

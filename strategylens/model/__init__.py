@@ -58,6 +58,10 @@ Comments and string literals never produce items. Code in dead branches (``if (0
 functions not reachable from the entry produces items, but ``is_reachable`` and the default
 accessors drop them.
 
+``notes`` is a list of short sentences naming an assumption the model made or evidence it lacked
+("template parameter TM of sgemm: value unknown", "include \"tiles.cuh\" not found"); any model
+module appends to it through ``note(message)``, and the tagger carries it into the file's result.
+
 Beyond the contract: ``function_constants`` (per function), ``type_aliases`` (typedef/using),
 ``unbalanced_braces`` (line of an unclosed or stray brace, else None), ``index`` (the
 :class:`strategylens.model.libclang.IndexResult` when libclang ran), ``subtree(node)`` and the module

@@ -130,6 +130,11 @@ class Constants:
         if name in _PP_PREDEFINED:
             return True
         m = self.macros.get(name)
+        if m is None and self.missing_includes:
+            # as the compiler does without -D; build options (-DCURAND) are commoner than
+            # feature macros of a header, but say so
+            self.note(f"{name} is defined nowhere that was read: taken as undefined (it may "
+                      "come from a header not found or from -D)")
         return m is not None and m.line < self.line_of(at)
 
     def _in_dead(self, node: Node) -> bool:
@@ -222,6 +227,127 @@ class Constants:
                     return None
                 values.append(v)
         return values or None
+
+    def template_value_params(self, function: Function) -> list[str]:
+        """Non-type template parameters (``int TM``, ``bool STABLE``, an enum) of ``function``
+        and of the class templates around it, in order."""
+        cache = self.__dict__.setdefault("_tvp_cache", {})
+        key = function.node.start_byte
+        if key in cache:
+            return cache[key]
+        names: list[str] = []
+        p = function.node.parent
+        while p is not None and p.type != "translation_unit":
+            if p.type == "template_declaration":
+                plist = p.child_by_field_name("parameters")
+                for x in (plist.named_children if plist is not None else []):
+                    if x.type in ("parameter_declaration", "optional_parameter_declaration"):
+                        d = x.child_by_field_name("declarator")
+                        if d is not None and d.type == "identifier":
+                            names.append(self.text_of(d))
+            p = p.parent
+        cache[key] = names
+        return names
+
+    def template_types(self, function: Function, name: str, _depth: int = 0) -> set[str] | None:
+        """The types template type parameter ``name`` of ``function`` takes in the
+        instantiations the file makes (``runTest<float, float4>`` ... ``k<T, V>`` passes V on:
+        followed through callers that are templates), aliases resolved; None when some
+        instantiation leaves it unknown or there is none."""
+        if name not in function.template_params or _depth > 4:
+            return None
+        i = function.template_params.index(name)
+        sites = self._template_sites.get(function.name, [])
+        out: set[str] = set()
+        for args, node in sites:
+            if i >= len(args):
+                default = function.template_defaults.get(name)
+                if default is None:
+                    return None
+                out.add(self.resolve_type(default))
+                continue
+            arg = args[i].strip()
+            caller = self.in_function(node)
+            if caller is not None and arg in caller.template_params:
+                sub = self.template_types(caller, arg, _depth + 1)
+                if sub is None:
+                    return None
+                out |= sub
+            else:
+                out.add(self.resolve_type(arg.replace("const ", "").strip()))
+        return out or None
+
+    def instantiations(self, function: Function) -> list[list[str]]:
+        """The explicit template argument lists of the calls and launches of ``function`` that
+        the file makes (``k<64, 4><<<g, b>>>(...)`` gives ``['64', '4']``)."""
+        return [list(args) for args, _ in self._template_sites.get(function.name, [])]
+
+    def compile_time(self, expr: str | Node | None, function: Function | None) -> bool:
+        """Whether ``expr`` is a compile-time constant: it folds (``eval_int``), or every name in
+        it is a non-type template parameter (of unknown value where no instantiation in the file
+        binds it), a constant, a macro or an enumerator, and it reads no memory and calls
+        nothing. An unknown template value is noted."""
+        if expr is None:
+            return False
+        if self.eval_int(expr, function) is not None:
+            return True
+        if function is None:
+            return False
+        node = self._expr_node(expr) if isinstance(expr, str) else expr
+        if node is None:
+            return False
+        src = self._tmp_src if isinstance(expr, str) else self.source
+        tparams = set(self.template_value_params(function))
+        unknown = []
+        for x in walk(node):
+            if x.type in ("subscript_expression", "call_expression", "field_expression",
+                          "pointer_expression", "assignment_expression", "update_expression"):
+                return False
+            if x.type == "identifier":
+                name = src[x.start_byte:x.end_byte].decode("utf8", "replace")
+                if name in tparams:
+                    unknown.append(name)
+                elif self._lookup(name, function) is None:
+                    return False
+        if not unknown:
+            return False
+        for name in unknown:
+            self.note(f"template parameter {name} of {function.name}: value unknown, taken as "
+                      "a compile-time constant")
+        return True
+
+    def static_trip(self, loop: Loop) -> bool:
+        """Whether ``loop`` runs a compile-time number of times (``for (i = 0; i < TM; ++i)``
+        with TM a template parameter), known or not."""
+        if loop.trip_count is not None:
+            return True
+        fn = self.function_of(loop.function) if loop.function else None
+        bounds = self._loop_bounds(loop) if fn is not None else None
+        if bounds is None or loop.step_value is None or loop.step_op is None:
+            return False
+        start, _, bound = bounds
+        return self.compile_time(start, fn) and self.compile_time(bound, fn)
+
+    def _loop_bounds(self, loop: Loop) -> tuple[Node, str, Node] | None:
+        """``(start, comparison, bound)`` of ``for (int i = start; i < bound; ...)``."""
+        node = loop.node
+        if loop.var is None:
+            return None
+        init_n, cond_n = node.child_by_field_name("initializer"), node.child_by_field_name("condition")
+        start = None
+        if init_n is not None and init_n.type == "declaration":
+            d = init_n.child_by_field_name("declarator")
+            if d is not None and d.type == "init_declarator":
+                start = d.child_by_field_name("value")
+        elif init_n is not None and init_n.type == "assignment_expression":
+            start = init_n.child_by_field_name("right")
+        if start is None or cond_n is None or cond_n.type != "binary_expression" or \
+                self.text_of(cond_n.child_by_field_name("left")) != loop.var:
+            return None
+        bound = cond_n.child_by_field_name("right")
+        if bound is None:
+            return None
+        return start, self.text_of(cond_n.child_by_field_name("operator")), bound
 
     def trip_counts(self, loop: Loop) -> list[int] | None:
         """Trip count of ``loop`` in each instantiation of its (template) function: the plain

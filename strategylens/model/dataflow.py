@@ -35,6 +35,7 @@ class TypeTable:
             if tnode is None:
                 continue
             tname = self.model.text_of(tnode).replace("const ", "").replace("struct ", "").strip()
+            tname = self.model.resolve_type(tname)
             extra = 0
             head, _, arg = tname.partition("<")
             if arg.endswith(">") and head.split("::")[-1] in CONTAINERS:
@@ -78,6 +79,16 @@ class DataFlow:
     """Spaces of accesses, definitions of locals, thread-index variables, and the small data-flow
     queries detectors share. The definition tables differ on purpose at their edges (which
     declarators count, compound assignments, non-identifier targets); each says what it keeps."""
+
+    def resolve_type(self, name: str) -> str:
+        """``name`` through the file's typedefs and using-aliases (``typedef float4 vec_t``:
+        ``vec_t`` is ``float4``; ``const`` and pointers of the alias are dropped)."""
+        seen = set()
+        while name in self.type_aliases and name not in seen:
+            seen.add(name)
+            name = self.type_aliases[name].replace("const ", "").replace("struct ", "")
+            name = name.replace("*", "").strip()
+        return name
 
     def _resolve_spaces(self) -> None:
         global_space = {v.name: v.space for v in self.vars if v.function is None}
@@ -130,6 +141,9 @@ class DataFlow:
                     continue
                 spaces = set()
                 for d in nodes:
+                    if d.type == "assignment_expression" and self.text_of(
+                            d.child_by_field_name("operator")) != "=":
+                        continue  # p += stride: a bumped pointer stays in its space
                     v = d.child_by_field_name("value") or d.child_by_field_name("right")
                     if v is None:
                         continue
@@ -496,6 +510,14 @@ class DataFlow:
                 nm = self.types.declared(d)[0]
                 if nm:
                     names.add(nm)
+        # pointers declared first and pointed at global data later (REAL* x; ... x = all_x;)
+        for n in self.fn_nodes(fn, "assignment_expression"):
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if left is not None and left.type == "identifier" and right is not None and \
+                    self.text_of(n.child_by_field_name("operator")) == "=" and \
+                    self._local_types.get(fn.name, {}).get(self.text_of(left), "").endswith("*") \
+                    and self.identifiers(right) & names:
+                names.add(self.text_of(left))
         return names
 
     def reads_global(self, fn: Function, rhs: Node | None, global_names: set[str],
@@ -534,6 +556,10 @@ class DataFlow:
                 return any(self.computed(fn, a, depth) for a in args.named_children) \
                     if args is not None else False
             return True
+        if t in ("compound_literal_expression", "initializer_list"):  # (struct p){a[i], b[i]}
+            vals = n.child_by_field_name("value") if t == "compound_literal_expression" else n
+            return any(self.computed(fn, a, depth) for a in vals.named_children) \
+                if vals is not None else False
         if t == "identifier":
             if depth > 0:
                 return False

@@ -10,8 +10,8 @@ from functools import cached_property
 from tree_sitter import Node
 
 from strategylens.model.items import Call, Function, Loop
-from strategylens.model.syntax import (call_args, enclosing_ifs, in_condition_part, innermost_loop,
-                                       inside, line, runs_every_iteration, walk)
+from strategylens.model.syntax import (call_args, enclosing_ifs, in_condition_part, in_lambda,
+                                       innermost_loop, inside, line, runs_every_iteration, walk)
 
 _LIBRARY_CATEGORIES = {"cublas", "cusparse", "cusolver", "cufft", "curand"}
 _SETUP_WORDS = ("Create", "Destroy", "Set", "Get", "Plan", "plan", "bufferSize", "BufferSize",
@@ -118,21 +118,23 @@ class HostFacts:
 
     @cached_property
     def reachable_host_calls(self) -> list[Call]:
-        """Calls in reachable host code (do not modify the list)."""
+        """Calls in reachable host code of the solution (not in verification, set-up or timing
+        functions: :mod:`strategylens.model.roles`); do not modify the list."""
         out = []
         for c in self.calls:
             if c.function is None or not self.is_reachable(c.node):
                 continue
-            if is_host_function(self.function_of(c.function)):
+            if is_host_function(self.function_of(c.function)) and self.solution_code(c.node):
                 out.append(c)
         return out
 
     def host_loops(self) -> list[Loop]:
-        """Reachable loops in host functions."""
+        """Reachable loops in the solution's host code, timing and warm-up loops left out."""
         out = []
         for lp in self.loops:
             fn = self.function_of(lp.function) if lp.function else None
-            if is_host_function(fn) and self.is_reachable(lp.node):
+            if is_host_function(fn) and self.is_reachable(lp.node) and \
+                    self.solution_code(lp.node) and not self.is_timing_loop(lp):
                 out.append(lp)
         return out
 
@@ -253,11 +255,14 @@ class HostFacts:
         return False
 
     def device_work_in(self, loop: Loop) -> list:
-        """Reachable launches and library compute calls inside ``loop``."""
+        """Reachable launches, library compute calls and calls of host functions that launch
+        (:attr:`launching_functions`) inside ``loop``."""
         items: list = [la for la in self.launches_of() if inside(la.node, loop.node)]
         for c in self.reachable_host_calls:
             if inside(c.node, loop.node) and (is_library_compute(c) or is_thrust_algorithm(c)
-                                              or is_cub_device(c)):
+                                              or is_cub_device(c)
+                                              or (c.name in self.launching_functions
+                                                  and not in_lambda(c.node, loop.node))):
                 items.append(c)
         return items
 

@@ -5,12 +5,13 @@ loops."""
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from tree_sitter import Node
 
 from strategylens.model.items import Call, Function, Loop
-from strategylens.model.syntax import (LOOP_TYPES, ancestors, assignment_of, call_args, nodes_of,
-                                       squash, subscript_index, walk)
+from strategylens.model.syntax import (LOOP_TYPES, ancestors, assignment_of, call_args, inside,
+                                       nodes_of, squash, subscript_index, walk)
 
 _BARRIERS = ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
              "__syncwarp")
@@ -33,17 +34,78 @@ def _breaks_out(node: Node | None) -> bool:
     return False
 
 
+def _long(loop: Loop) -> bool:
+    """Not a short fixed loop: more than 32 iterations, or a bound not known."""
+    return loop.trip_count is None or loop.trip_count > 32
+
+
 class KernelFacts:
     """Queries over kernels and device functions."""
+
+    @cached_property
+    def kernel_weights(self) -> dict[str, float]:
+        """Each reachable kernel's share of the work as an order of growth: host loops of the
+        solution around its launches (timing loops left out), plus 1 when its grid spans the
+        problem (not a one-block launch, not a body only one thread runs), plus its deepest nest
+        of loops that are not short and fixed (over 32 iterations, or a bound not known). A
+        kernel never launched here is weighed by its body alone."""
+        from strategylens.model.problem import product
+
+        out: dict[str, float] = {}
+        for k in self.reachable_kernels():
+            inner = self._work_depth(k)
+            accesses = [a for a in self.accesses_in(k) if a.space == "global"]
+            one_thread = bool(accesses) and all(self.single_thread_guarded(k, a.node)
+                                                for a in accesses)
+            best = None
+            for la in self.launches_of(k.name):
+                grid = 0.0 if one_thread or (la.grid_value is not None
+                                             and product(la.grid_value) == 1) else 1.0
+                host = sum(1 for lp in self.host_loops()
+                           if inside(la.node, lp.node) and _long(lp))
+                order = grid + inner + host
+                best = order if best is None else max(best, order)
+            out[k.name] = best if best is not None else (0.0 if one_thread else 1.0) + inner
+        return out
+
+    def _work_depth(self, fn: Function) -> int:
+        best = 0
+        for f in self._device_closure(fn):
+            loops = [lp for lp in self.loops if lp.function == f.name and _long(lp)]
+            for lp in loops:
+                best = max(best, sum(1 for o in loops if inside(lp.node, o.node)))
+        return best
+
+    def minor_kernel(self, fn: Function) -> bool:
+        """``fn`` does less work than the file's heaviest kernel (a lower order of growth in
+        :attr:`kernel_weights`): a helper pass, not where the time goes."""
+        weights = self.kernel_weights
+        return fn.name in weights and weights[fn.name] < max(weights.values())
 
     def shared_names(self, fn: Function) -> set[str]:
         """Shared arrays visible in ``fn`` (its own and file-scope ones)."""
         return {v.name for v in self.vars if v.space == "shared" and v.function in (fn.name, None)}
 
-    def shared_array_uses(self, fn: Function, name: str) -> tuple[list[Node], list[Node], bool]:
+    def shared_array_uses(self, fn: Function, name: str, through_calls: bool = False,
+                          _depth: int = 0) -> tuple[list[Node], list[Node], bool]:
         """Writes and reads (subscript nodes) of a shared array in ``fn``, and whether any
-        statement reads and writes it at once (a reduction or scan workspace)."""
+        statement reads and writes it at once (a reduction or scan workspace). With
+        ``through_calls``, also its uses inside the device helpers ``fn`` passes it to
+        (``load_tile(sa, A, ...)`` writes ``sa`` through the helper's parameter)."""
         writes, reads, self_update = [], [], False
+        if through_calls and _depth < 3:
+            for c in self.calls_in(fn):
+                helper = self.function_of(c.name)
+                if helper is None or helper.body is None or helper is fn or helper.is_kernel:
+                    continue
+                for i, arg in enumerate(c.args):
+                    if i < len(helper.params) and helper.params[i].is_pointer and \
+                            arg.strip("&() ").split("[")[0].strip() == name:
+                        w, r, u = self.shared_array_uses(helper, helper.params[i].name, True,
+                                                         _depth + 1)
+                        writes += w
+                        reads += r
+                        self_update = self_update or u
         for n in self.fn_nodes(fn, "subscript_expression"):
             if n.parent is not None and n.parent.type == "subscript_expression" and \
                     n.parent.child_by_field_name("argument") is not None and \

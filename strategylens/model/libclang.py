@@ -431,6 +431,12 @@ class _Walker:
                 if any(x is UNKNOWN for x in coefs) or len({str(x) for x in coefs}) != 1:
                     return (UNKNOWN, None)
                 return (coefs[0], None)
+            if ref.kind == K.PARM_DECL and self.fn_name:
+                fn = self.model.function_of(self.fn_name)
+                if fn is not None and fn.is_device and not fn.is_kernel:
+                    passed = self.model.param_from_callers(fn, ref.spelling, depth)
+                    if passed is not None:
+                        return passed  # the index the callers pass (tree-sitter's reading)
             return (Fraction(0), None)
         if k == K.UNARY_OPERATOR:
             kids = list(c.get_children())

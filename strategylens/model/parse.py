@@ -3,9 +3,15 @@ errors, #define values, functions, parameters, type aliases and template binding
 
 from __future__ import annotations
 
+import os
+import re
+
 from tree_sitter import Node, QueryCursor
 
-from strategylens.model.items import Function, Macro, Param
+from strategylens.model.items import Function, Macro, Param, Pragma
+from strategylens.model.preproc import (compile_flags, define_lines, expand_statement_macros,
+                                        find_headers, qualify_attribute_macros,
+                                        unwrap_fragment_conditionals)
 from strategylens.model.syntax import (SKIP_TYPES, compile_query, declarator_name, parser, remember,
                                        walk)
 
@@ -13,6 +19,14 @@ _KNOWN_ATTRIBUTE_MACROS = {"__align__", "__launch_bounds__", "alignas", "__restr
                            "__forceinline__", "__noinline__", "__inline__", "__device__",
                            "__host__", "__global__", "__shared__", "__constant__", "__managed__",
                            "__grid_constant__", "__cluster_dims__", "CUDA_CALLABLE"}
+
+# a line holding only an unroll macro, with an optional argument list
+_UNROLL_MACRO = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*(?:[ \t]*\([^()\n]*\))?)[ \t]*(?://[^\n]*)?$")
+
+
+_OUTSIDE_OBJECT = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?:[ \t]+([^\n]*))?$", re.M)
+_OUTSIDE_FUNCTION = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n]*\\\r?\n)*[^\n]*)",
+                               re.M)
 
 
 def _macro_text(value: str) -> str:
@@ -51,11 +65,37 @@ class Parsing:
     def _parse(self) -> None:
         """Parse; when attribute macros (``__align__(16)``) or unknown macros (``FORCE_INLINE``)
         break the parse, blank exactly those tokens (same byte length, so lines and columns do
-        not move) and parse again. Unknown macros are reported as warnings."""
-        src = self.source
+        not move) and parse again. Unknown macros are reported as warnings. Statement macros the
+        grammar cannot read (a loop header, a launch) are expanded first, lines kept."""
+        extra = self._read_headers()
+        expanded = expand_statement_macros(self.source, extra)
+        if expanded is not None:
+            self.source, names = expanded
+            self.text = self.source.decode("utf8", "replace")
+            self.lines = self.text.splitlines()
+            for name in names:
+                self.note(f"macro {name} expanded where it is used (a loop, launch or access "
+                          "inside)")
+        unwrapped = unwrap_fragment_conditionals(self.source)
+        if unwrapped is not None:
+            self.source = unwrapped[0]
+            self.note(f"{unwrapped[1]} conditional fragment(s) inside declarations kept as if "
+                      "their condition held")
+        qualified = qualify_attribute_macros(self.source, extra)
+        if qualified is not None:
+            self.source, names, guessed = qualified
+            for name, (line, qual) in sorted(guessed.items(), key=lambda kv: kv[1]):
+                self.warn(f"line {line}: unknown macro '{name}'; read as {qual} from its name")
+                self.degraded = True
+            self.text = self.source.decode("utf8", "replace")
+            self.lines = self.text.splitlines()
+            self.note("attribute macros read as CUDA qualifiers: " + ", ".join(names))
+        self.text = self.source.decode("utf8", "replace")
+        self.lines = self.text.splitlines()
+        src = self._mask_unroll_macros(self.source)
         tree = parser().parse(src)
         if tree.root_node.has_error:
-            masked = self._mask_macros(tree.root_node)
+            masked = self._mask_macros(tree.root_node, src)
             if masked is not None:
                 src = masked
                 tree = parser().parse(src)
@@ -76,6 +116,71 @@ class Parsing:
         self.tree = tree
         self.root = tree.root_node
 
+    def _read_headers(self) -> str:
+        """The ``#define`` lines that reach this file from outside it: ``-D`` macros (given, or
+        from a ``compile_commands.json`` entry for the file) and the headers it includes that
+        can be found (its folder, ``-I``). Headers not found are noted."""
+        dirs, defines = list(self.include_dirs), dict(self.defines)
+        if os.path.isfile(self.path):
+            flags = compile_flags(self.path)
+            if flags is not None:
+                dirs += [d for d in flags[0] if d not in dirs]
+                defines = {**flags[1], **defines}
+                self.note("include folders and macros taken from compile_commands.json")
+        folder = os.path.dirname(os.path.abspath(self.path)) if os.path.isfile(self.path) else None
+        headers, missing = find_headers(self.text, folder, dirs)
+        self.missing_includes = missing
+        for name in missing:
+            self.note(f'include "{name}" not found: its macros and declarations are unknown')
+        lines = [f"#define {k} {v}" for k, v in defines.items()]
+        lines += [define_lines(text) for _, text in headers]
+        self.headers_read = [h for h, _ in headers]
+        self._outside_defines = "\n".join(x for x in lines if x)
+        return self._outside_defines
+
+    def _add_outside_macros(self) -> None:
+        """Macros from headers and ``-D`` (line 0: defined before every line of the file),
+        unless the file defines them itself."""
+        for m in _OUTSIDE_OBJECT.finditer(self._outside_defines):
+            self.macros.setdefault(m.group(1), Macro(m.group(1), _macro_text(m.group(2) or ""), None, 0))
+        for m in _OUTSIDE_FUNCTION.finditer(self._outside_defines):
+            params = [x.strip() for x in m.group(2).split(",") if x.strip()]
+            body = _macro_text(re.sub(r"\\\r?\n", " ", m.group(3)))
+            self.macros.setdefault(m.group(1), Macro(m.group(1), body, None, 0, params))
+
+    def _mask_unroll_macros(self, src: bytes) -> bytes:
+        """Blank lines that hold only an unroll macro (``CUTLASS_PRAGMA_UNROLL``, ``CUTE_UNROLL``,
+        ``_CCCL_PRAGMA_UNROLL_FULL()``, ``_Pragma("unroll")``): they stand for ``#pragma unroll``
+        but break the parse of the loop after them. Their lines are kept in ``unroll_macros``
+        (line -> text) for :meth:`_add_unroll_macros`."""
+        self.unroll_macros: dict[int, str] = {}
+        if b"UNROLL" not in src and b"_Pragma" not in src:
+            return src
+        buf = bytearray(src)
+        for m in _UNROLL_MACRO.finditer(src):
+            text = m.group(1).decode("utf8", "replace")
+            if b"NOUNROLL" in m.group(1).upper() or not (
+                    b"UNROLL" in m.group(1) or b"unroll" in m.group(1)):
+                continue
+            self.unroll_macros[src.count(b"\n", 0, m.start(1)) + 1] = text
+            buf[m.start(1):m.end(1)] = b" " * (m.end(1) - m.start(1))
+        return bytes(buf)
+
+    def _add_unroll_macros(self) -> None:
+        """An unroll macro becomes an unroll pragma of the loop that follows it."""
+        for ln, text in sorted(self.unroll_macros.items()):
+            loop = min((lp for lp in self.loops if lp.line_start > ln),
+                       key=lambda lp: lp.line_start, default=None)
+            if loop is None or loop.line_start > ln + 2:
+                continue
+            m = re.search(r"\(\s*(\d+)\s*\)", text)
+            value = int(m.group(1)) if m else "full"
+            if loop.unroll is None:
+                loop.unroll = value
+            self.pragmas.append(Pragma(f"unroll (macro {text})", ln, loop.function, "unroll",
+                                       value, loop.node))
+        self.pragmas.sort(key=lambda p: p.line)
+
     @staticmethod
     def _pragmas_inside_headers(root: Node) -> list[Node]:
         found = []
@@ -94,8 +199,7 @@ class Parsing:
                 found.append(nxt)
         return found
 
-    def _mask_macros(self, root: Node) -> bytes | None:
-        src = self.source
+    def _mask_macros(self, root: Node, src: bytes) -> bytes | None:
         defined = set()
         for n in root.children:
             if n.type in ("preproc_def", "preproc_function_def"):
@@ -211,6 +315,7 @@ class Parsing:
                 self.includes.append(self.text_of(n.child_by_field_name("path")).strip("<>\""))
             elif t in ("type_definition", "alias_declaration"):
                 self._add_alias(n)
+        self._add_outside_macros()
         self.error_count = errors
         if errors:
             self.degraded = True
@@ -350,6 +455,10 @@ class Parsing:
             plist = tp.child_by_field_name("parameters")
             for p in (plist.named_children if plist else []):
                 pname, _ = declarator_name(p.child_by_field_name("declarator"))
+                if pname is None and p.type == "template_template_parameter_declaration":
+                    inner = p.named_children[-1] if p.named_child_count else None  # ActFn
+                    pname = next((self.text_of(x) for x in walk(inner)
+                                  if x.type == "type_identifier"), None) if inner else None
                 if pname is None:
                     pname = next((self.text_of(x) for x in p.named_children
                                   if x.type in ("type_identifier", "identifier")), None)
@@ -420,7 +529,19 @@ class Parsing:
         their defaults."""
         sites: dict[str, list[list[str]]] = {}
         for n in walk(self.root):
-            if n.type == "call_expression":
+            if n.type == "template_instantiation":  # template __global__ void k<64, 8>(...);
+                fd = n.child_by_field_name("declarator")
+                while fd is not None and fd.type != "function_declarator":
+                    fd = fd.child_by_field_name("declarator")
+                tf = fd.child_by_field_name("declarator") if fd is not None else None
+                if tf is not None and tf.type == "template_function":
+                    nm = self.text_of(tf.child_by_field_name("name"))
+                    args = tf.child_by_field_name("arguments")
+                    if nm in self.functions:
+                        sites.setdefault(nm, []).append(
+                            [self.text_of(a) for a in (args.named_children if args else [])])
+                        self._template_sites.setdefault(nm, []).append((sites[nm][-1], n))
+            elif n.type == "call_expression":
                 fn = n.child_by_field_name("function")
                 if fn is not None and fn.type == "template_function":
                     nm = self.text_of(fn.child_by_field_name("name"))

@@ -4,6 +4,8 @@ facts, problem size); :func:`build_model` builds it and runs the libclang pass."
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from tree_sitter import Node
 
 from strategylens.model.collect import Collection
@@ -15,17 +17,19 @@ from strategylens.model.kernel import KernelFacts
 from strategylens.model.parse import Parsing
 from strategylens.model.problem import ProblemSize
 from strategylens.model.queries import Queries
+from strategylens.model.roles import HostRoles
 from strategylens.model.strides import Strides
 
 _MAX_WARNINGS = 20
 
 
 class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, KernelFacts,
-                   HostFacts, ProblemSize):
+                   HostFacts, HostRoles, ProblemSize):
     """Facts about one CUDA source file; see :mod:`strategylens.model` for the contract."""
 
     def __init__(self, source: str | bytes, path: str = "<string>",
-                 entry: str = "solution_compute") -> None:
+                 entry: str = "solution_compute", include_dirs: Sequence[str] = (),
+                 defines: Mapping[str, str] | None = None) -> None:
         if isinstance(source, str):
             source = source.encode("utf8")
         self.path = path
@@ -36,6 +40,11 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self.tree = None
         self.root: Node = None  # set by _parse
         self.entry = entry
+        self.include_dirs = list(include_dirs)  # -I folders, after the file's own folder
+        self.defines = dict(defines or {})  # -D macros
+        self.missing_includes: list[str] = []  # quoted includes found nowhere
+        self.headers_read: list[str] = []
+        self._outside_defines = ""
         self.entry_found = False
         self.functions: dict[str, list[Function]] = {}
         self.kernels: list[Function] = []
@@ -55,6 +64,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self.call_graph: dict[str, set[str]] = {}
         self.reachable: set[str] = set()
         self.warnings: list[str] = []
+        self.notes: list[str] = []  # assumptions and missing evidence, one short sentence each
         self.degraded = False
         self.index_status = "unavailable: not run"
         self.unbalanced_braces: int | None = None  # line of an unclosed '{' (or stray '}')
@@ -97,6 +107,12 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         elif len(self.warnings) == _MAX_WARNINGS:
             self.warnings.append("more problems not listed")
 
+    def note(self, message: str) -> None:
+        """Record an assumption the model made or evidence it lacked ("template parameter TM of
+        sgemm: value unknown"); any model module may call it. Repeats are dropped."""
+        if message not in self.notes and len(self.notes) < _MAX_WARNINGS:
+            self.notes.append(message)
+
     def _build(self) -> None:
         self._parse()
         self._index_nodes_flat()
@@ -107,6 +123,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
             self._add_pragma(n, self.in_function(n))
         if self._hoisted_pragmas:
             self.pragmas.sort(key=lambda p: p.line)
+        self._add_unroll_macros()
         self._expr_cache.clear()
         for m in self.macros.values():
             if m.params is None and m.value_text:
@@ -118,10 +135,12 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self._build_call_graph()
         self._compute_reachability()
         self._estimate_strides()
+        _ = self.timing_loops  # host roles and timing loops, with their notes
 
 
 def build_model(source: str | bytes, path: str = "<string>", entry: str = "solution_compute",
-                index: bool = True) -> ProgramModel:
+                index: bool = True, include_dirs: Sequence[str] = (),
+                defines: Mapping[str, str] | None = None) -> ProgramModel:
     """Parse ``source`` once and build its :class:`ProgramModel`.
 
     Parameters
@@ -134,12 +153,17 @@ def build_model(source: str | bytes, path: str = "<string>", entry: str = "solut
         Entry point for reachability (``solution_compute`` by default).
     index : bool
         Run the libclang index pass (:mod:`strategylens.model.libclang`) to refine access strides.
+    include_dirs : sequence of str
+        ``-I`` folders searched for included headers after the file's own folder (a
+        ``compile_commands.json`` entry for the file adds its own).
+    defines : mapping, optional
+        ``-D`` macros (name to value).
 
     Returns
     -------
     ProgramModel
     """
-    model = ProgramModel(source, path, entry)
+    model = ProgramModel(source, path, entry, include_dirs, defines)
     if index:
         try:
             from strategylens.model import libclang

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import bisect
+import re
 from functools import cached_property
 
 from tree_sitter import Node, QueryCursor
 
 from strategylens.model.categories import call_category
 from strategylens.model.items import Access, Call, Function, Launch, Loop, VarDecl
-from strategylens.model.syntax import compile_query, walk
+from strategylens.model.syntax import compile_query, declarator_name, walk
 
 _MISS = object()
 
@@ -48,11 +49,60 @@ class Queries:
                     t = self.text_of(x)
                     if t in known and not self._in_dead(x):
                         edges.add(t)
+        self._add_macro_and_table_edges(known)
         # struct methods call each other
         for name in known:
             if "::" in name:
                 cls = name.rsplit("::", 1)[0]
                 self.call_graph.setdefault(name, set()).update(methods_of.get(cls, set()) - {name})
+
+    def _add_macro_and_table_edges(self, known: set[str]) -> None:
+        """Edges a compiler would see after the preprocessor and through data: a function that
+        uses a macro calls what the macro's body names (``#define RUN(T) k<T><<<g, b>>>(...)``,
+        followed through nested macros); a function that names a file-scope table or pointer
+        (``static kernel_t table[] = {k1, k2};``) may call each function in its initializer."""
+        macro_refs: dict[str, set[str]] = {}
+        for m in self.macros.values():
+            words = set(re.findall(r"[A-Za-z_]\w*", m.value_text or ""))
+            macro_refs[m.name] = words & (known | set(self.macros))
+        table_refs: dict[str, set[str]] = {}
+        for n in self.root.children:
+            if n.type != "declaration" or self._in_dead(n):
+                continue
+            for d in n.children_by_field_name("declarator"):
+                if d.type != "init_declarator":
+                    continue
+                name, _ = declarator_name(d.child_by_field_name("declarator"))
+                value = d.child_by_field_name("value")
+                refs = {self.text_of(x) for x in walk(value) if x.type == "identifier"} \
+                    if value is not None else set()
+                if name and refs & known:
+                    table_refs[name] = refs & known
+        if not any(macro_refs.values()) and not table_refs:
+            return
+
+        def expand(name: str, seen: set[str]) -> set[str]:
+            out: set[str] = set()
+            for r in macro_refs.get(name, ()):
+                if r in self.macros and r not in seen:
+                    seen.add(r)
+                    out |= expand(r, seen)
+                elif r in known:
+                    out.add(r)
+            return out
+
+        for f in self._fn_list:
+            if f.body is None:
+                continue
+            edges = self.call_graph.setdefault(f.name, set())
+            for x in walk(f.body):
+                if x.type not in ("identifier", "type_identifier") or self._in_dead(x):
+                    continue
+                t = self.text_of(x)
+                if t in macro_refs and t not in known:
+                    edges |= expand(t, {t}) - {f.name}
+                elif t in table_refs and self.in_function(x) is f:
+                    edges |= table_refs[t] - {f.name}
 
     def _only_queried(self, ident: Node) -> bool:
         """Whether a function name is only an argument of an occupancy / attribute query
@@ -71,15 +121,19 @@ class Queries:
     def _compute_reachability(self) -> None:
         if self.entry_found:
             roots = [self.entry]
-        else:
-            roots = [f.name for f in self.host_functions if f.body is not None]
+        else:  # __host__ __device__ helpers are not host entries
+            roots = [f.name for f in self.host_functions if f.body is not None and
+                     not f.is_device]
             if roots:
                 self.warn(f"entry point '{self.entry}' not found: every host function is a root")
+                self.note(f"entry '{self.entry}' not found: every host function is a root")
             else:
                 roots = [f.name for f in self._fn_list]
                 if self._fn_list:
                     self.warn(f"entry point '{self.entry}' not found and no host code: every "
                               "kernel and device function is a root")
+                    self.note(f"entry '{self.entry}' not found and no host code: every kernel "
+                              "and device function is a root")
         seen: set[str] = set()
         todo = list(roots)
         while todo:
@@ -88,6 +142,16 @@ class Queries:
                 continue
             seen.add(n)
             todo.extend(self.call_graph.get(n, ()))
+        if not self.entry_found and self.kernels and not any(k.name in seen for k in self.kernels):
+            # no launch of any kernel is seen (a header, a kernel file, launches the file
+            # cannot show): judge what the kernel bodies show
+            self.note("no kernel launch seen: every kernel is judged as launched")
+            todo = [k.name for k in self.kernels]
+            while todo:
+                n = todo.pop()
+                if n not in seen:
+                    seen.add(n)
+                    todo.extend(self.call_graph.get(n, ()))
         self.reachable = seen
 
     def in_function(self, node: Node) -> Function | None:

@@ -276,6 +276,10 @@ class Strides:
             if not defs:
                 if self._lambda_param(_at or node, name):
                     return (UNKNOWN, None)  # thrust::for_each(..., [=] __device__ (int i))
+                if fn.is_device and not fn.is_kernel and not foreign:
+                    passed = self.param_from_callers(fn, name, _depth)
+                    if passed is not None:
+                        return passed  # load(p, tid): the index the callers pass
                 return (zero, None)  # parameters and unknown names are uniform across threads
             coefs = []
             for d in defs:
@@ -351,6 +355,38 @@ class Strides:
         if t in ("sizeof_expression", "char_literal", "true", "false"):
             return (zero, ev(node))
         return (UNKNOWN, None)
+
+    def param_from_callers(self, fn: Function, name: str, depth: int) -> tuple | None:
+        """``(coef, const)`` of parameter ``name`` of device function ``fn`` from the argument
+        each call in the file passes (``load_at(x, blockIdx.x * blockDim.x + threadIdx.x)``),
+        followed through callers that are helpers themselves; None when ``name`` is no value
+        parameter or no call passes it; UNKNOWN when the calls disagree."""
+        pos = next((i for i, p in enumerate(fn.params) if p.name == name), None)
+        if pos is None or fn.params[pos].is_pointer or depth > 10:
+            return None
+        memo = self.__dict__.setdefault("_param_memo", {})
+        key = (fn.name, name)
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # a recursive helper: uniform until shown otherwise
+        found = []
+        for c in self.calls:
+            if c.name != fn.name or c.function is None:
+                continue
+            caller = self.function_of(c.function)
+            args = c.node.child_by_field_name("arguments")
+            argn = args.named_children if args is not None else []
+            if caller is None or pos >= len(argn) or caller is fn:
+                continue
+            found.append(self.linear_tx(argn[pos], caller, depth + 1))
+        if not found:
+            res = None
+        elif any(f[0] is UNKNOWN for f in found) or len({str(f[0]) for f in found}) != 1:
+            res = (UNKNOWN, None)
+        else:
+            res = (found[0][0], found[0][1] if len({f[1] for f in found}) == 1 else None)
+        memo[key] = res
+        return res
 
     @staticmethod
     def _lambda_param(use: Node, name: str) -> bool:

@@ -247,3 +247,13 @@ def short_name(name: str) -> str:
     """A callee name without namespaces and receiver (``cg::reduce`` -> ``reduce``,
     ``tile.sync`` -> ``sync``)."""
     return name.split("::")[-1].split(".")[-1]
+
+
+def in_lambda(node: Node, within: Node) -> bool:
+    """``node`` lies in a lambda defined inside ``within`` (run later, not by ``within``)."""
+    n = node.parent
+    while n is not None and n.id != within.id:
+        if n.type == "lambda_expression":
+            return True
+        n = n.parent
+    return False

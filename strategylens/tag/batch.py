@@ -9,9 +9,10 @@ import json
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from strategylens import __version__
+from strategylens.model.preproc import header_bytes
 from strategylens.resources import PACKAGE_DIR, atomic_write, cache_root
 from strategylens.tag.file import (SIZE_LIMIT, FileResult, calibrate, check_bytes, get_catalog,
                                    read_source, resolve_detectors, tag_source)
@@ -101,9 +102,11 @@ class Cache:
 _WORKER: dict = {}
 
 
-def _worker_init(detectors, entry, index, catalog, size_limit, reference=None) -> None:
+def _worker_init(detectors, entry, index, catalog, size_limit, reference=None,
+                 include_dirs=(), defines=None) -> None:
     _WORKER.update(dets=resolve_detectors(detectors, catalog), entry=entry, index=index,
-                   catalog=catalog, size_limit=size_limit, spec=detectors, reference=reference)
+                   catalog=catalog, size_limit=size_limit, spec=detectors, reference=reference,
+                   include_dirs=include_dirs, defines=defines)
 
 
 def _worker_tag(items: list[tuple[str, bytes]]) -> list[FileResult]:
@@ -111,7 +114,8 @@ def _worker_tag(items: list[tuple[str, bytes]]) -> list[FileResult]:
     out = []
     for path, data in items:
         r = tag_source(data, path, w["dets"], w["entry"], w["index"], w["catalog"],
-                       w["size_limit"], w.get("reference"))
+                       w["size_limit"], w.get("reference"), w.get("include_dirs", ()),
+                       w.get("defines"))
         out.append(r)
     return out
 
@@ -119,7 +123,9 @@ def _worker_tag(items: list[tuple[str, bytes]]) -> list[FileResult]:
 def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=None,
               entry: str = "solution_compute", index: bool = True, catalog=None,
               cache: bool | str | Path = True, size_limit: int = SIZE_LIMIT,
-              chunk: int = 8, reference: str | bytes | None = None) -> Iterator[FileResult]:
+              chunk: int = 8, reference: str | bytes | None = None,
+              include_dirs: Sequence[str] = (), defines: Mapping[str, str] | None = None
+              ) -> Iterator[FileResult]:
     """Tag files and folders (recursive over .cu/.cuh), yielding results as they complete.
 
     Parameters
@@ -134,6 +140,9 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     cache : bool or path
         Use the per-file cache: a folder, or ``<cache root>/tag`` ($STRATEGYLENS_CACHE/tag or
         ~/.cache/strategylens/tag).
+    include_dirs, defines
+        ``-I`` folders and ``-D`` macros for every file (the cache key covers them and the
+        bytes of the local headers each file includes).
     chunk : int
         Least number of files sent to a worker at a time (larger runs send about sixteen
         chunks per worker).
@@ -153,7 +162,8 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
                                   else reference).hexdigest()[:16] if reference else "-"
         settings = "|".join([__version__, _code_version(), getattr(cat, "version", "-"),
                              str(detectors or "ast"), entry, str(bool(index)), str(size_limit),
-                             ref_hash])
+                             ref_hash, ":".join(map(str, include_dirs)),
+                             repr(sorted((defines or {}).items()))])
         store = Cache(None if cache is True else cache, settings)
     todo: list[tuple[str, bytes]] = []
     for f in files:
@@ -165,7 +175,7 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
         if len(data) > size_limit:
             yield FileResult(p, False, check_bytes(data, p, size_limit))
             continue
-        hit = store.get(data, p) if store else None
+        hit = store.get(data + header_bytes(data, p, include_dirs), p) if store else None
         if hit is not None:
             yield hit if detectors == "substring" else calibrate(hit)
         else:
@@ -176,16 +186,17 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     if jobs <= 1 or len(todo) <= chunk:
         dets = resolve_detectors(detectors, catalog)
         for p, data in todo:
-            r = tag_source(data, p, dets, entry, index, catalog, size_limit, reference)
+            r = tag_source(data, p, dets, entry, index, catalog, size_limit, reference,
+                           include_dirs, defines)
             if store:
-                store.put(data, r)
+                store.put(data + header_bytes(data, p, include_dirs), r)
             yield r
         return
     chunk = max(chunk, len(todo) // (jobs * 16))  # many small chunks keep workers busy
     chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_worker_init,
                              initargs=(detectors, entry, index, catalog, size_limit,
-                                       reference)) as ex:
+                                       reference, tuple(include_dirs), defines)) as ex:
         chunk_of = {ex.submit(_worker_tag, c): c for c in chunks}
         pending = set(chunk_of)
         dets = None
@@ -199,11 +210,12 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
                     results = []
                     for p, data in chunk_of[fut]:
                         r = tag_source(data, p, dets, entry, False, catalog, size_limit,
-                                       reference)
+                                       reference, include_dirs, defines)
                         r.warnings.append(f"{p}: worker failed ({type(exc).__name__}: {exc}); "
                                           "tagged again without the libclang index")
                         results.append(r)
                 for r in results:
                     if store:
-                        store.put(data_of[r.path], r)
+                        store.put(data_of[r.path] + header_bytes(data_of[r.path], r.path,
+                                                                 include_dirs), r)
                     yield r

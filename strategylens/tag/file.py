@@ -8,6 +8,8 @@ A bad file never raises: it gets ``ok=False`` and an error that names the file a
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import hashlib
 import json
 import math
@@ -31,12 +33,14 @@ class FileResult:
     warnings: list[str] = field(default_factory=list)
     index_status: str | None = None
     cached: bool = False
+    notes: list[str] = field(default_factory=list)  # the model's assumptions and missing evidence
     combined: dict | None = None  # {"by": "combiner"|"rule", "sources": [...]} (--with-annotations)
 
     def as_dict(self) -> dict:
-        """``{"path", "ok", "error", "labels": [...], "warnings"}`` (and ``combined``)."""
+        """``{"path", "ok", "error", "labels": [...], "warnings", "notes"}`` (and ``combined``)."""
         out = {"path": self.path, "ok": self.ok, "error": self.error,
-               "labels": [lb.as_dict() for lb in self.labels], "warnings": list(self.warnings)}
+               "labels": [lb.as_dict() for lb in self.labels], "warnings": list(self.warnings),
+               "notes": list(self.notes)}
         if self.combined is not None:
             out["combined"] = self.combined
         return out
@@ -44,11 +48,12 @@ class FileResult:
     @classmethod
     def from_dict(cls, d: dict, index_status: str | None = None) -> FileResult:
         labels = [Label(lb["id"], lb["kind"], lb["confidence"], lb["intensity"],
-                        [Evidence(e["line_start"], e["line_end"], e["detector"], e.get("note", ""))
+                        [Evidence(e["line_start"], e["line_end"], e["detector"], e.get("note", ""),
+                                  e.get("kernel", ""))
                          for e in lb["evidence"]], lb.get("probability"))
                   for lb in d.get("labels", [])]
         return cls(d["path"], d["ok"], d.get("error"), labels, list(d.get("warnings", [])),
-                   index_status, combined=d.get("combined"))
+                   index_status, notes=list(d.get("notes", [])), combined=d.get("combined"))
 
     def rows(self) -> list[dict]:
         """One flat row per (label, evidence) for csv / parquet; a tagged file without labels
@@ -163,7 +168,9 @@ def reference_model(source: str | bytes | None, entry: str = "solution_compute")
 
 def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
                entry: str = "solution_compute", index: bool = True, catalog=None,
-               size_limit: int = SIZE_LIMIT, reference: str | bytes | None = None) -> FileResult:
+               size_limit: int = SIZE_LIMIT, reference: str | bytes | None = None,
+               include_dirs: Sequence[str] = (), defines: Mapping[str, str] | None = None
+               ) -> FileResult:
     """Tag CUDA source text.
 
     Parameters
@@ -182,6 +189,9 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
         Catalog for declarative detectors and label kinds (the built-in one by default).
     reference : str or bytes, optional
         The task's C reference source; enables reference-relative evidence (MEM-10).
+    include_dirs, defines
+        ``-I`` folders and ``-D`` macros, as the compiler would be given them (see
+        :func:`strategylens.model.build_model`).
 
     Returns
     -------
@@ -195,7 +205,8 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
         return FileResult(path, False, problem)
     dets = detectors if isinstance(detectors, dict) else resolve_detectors(detectors, catalog)
     try:
-        model = build_model(data, path, entry=entry, index=index)
+        model = build_model(data, path, entry=entry, index=index, include_dirs=include_dirs,
+                            defines=defines)
     except Exception as exc:  # a model bug must not end the run
         return FileResult(path, False, f"{path}: could not build the program model "
                                        f"({type(exc).__name__}: {exc})")
@@ -231,7 +242,8 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
                 if f.intensity is not None:
                     lb.intensity = f.intensity if lb.intensity is None else max(
                         lb.intensity, f.intensity)
-                ev = Evidence(f.line_start, f.line_end, det.name, f.note)
+                ev = Evidence(f.line_start, f.line_end, det.name, f.note,
+                              _device_function_at(model, f.line_start))
                 if all((e.line_start, e.line_end, e.detector) !=
                        (ev.line_start, ev.line_end, ev.detector) for e in lb.evidence):
                     lb.evidence.append(ev)
@@ -240,19 +252,32 @@ def tag_source(text: str | bytes, path: str = "<string>", detectors=None,
         lb = labels[sid]
         lb.evidence.sort(key=lambda e: (e.line_start, e.line_end, e.detector))
         out.append(lb)
-    result = FileResult(path, True, None, out, warnings, model.index_status)
+    result = FileResult(path, True, None, out, warnings, model.index_status,
+                        notes=list(model.notes))
     return result if detectors == "substring" else calibrate(result)
+
+
+def _device_function_at(model, line: int) -> str:
+    """The innermost kernel or device function whose lines hold ``line`` ('' when none)."""
+    best = None
+    for fn in model.kernels + model.device_functions:
+        if fn.line_start <= line <= fn.line_end and (
+                best is None or fn.line_start >= best.line_start):
+            best = fn
+    return best.name if best is not None else ""
 
 
 def tag_file(path: str | Path, detectors=None, entry: str = "solution_compute",
              index: bool = True, catalog=None, size_limit: int = SIZE_LIMIT,
-             reference: str | bytes | None = None) -> FileResult:
+             reference: str | bytes | None = None, include_dirs: Sequence[str] = (),
+             defines: Mapping[str, str] | None = None) -> FileResult:
     """Tag one file; problems reading it become an error result, never an exception."""
     p = str(path)
     data = read_source(p, size_limit)
     if isinstance(data, FileResult):
         return data
-    return tag_source(data, p, detectors, entry, index, catalog, size_limit, reference)
+    return tag_source(data, p, detectors, entry, index, catalog, size_limit, reference,
+                      include_dirs, defines)
 
 
 def tag_example(path: str | Path, detectors=None, index: bool = True, catalog=None) -> FileResult:

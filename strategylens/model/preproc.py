@@ -1,0 +1,413 @@
+"""Textual preprocessing a compiler would do before the grammar sees the file, done so that
+lines do not move: statement macros expanded where they are used (a grid-stride loop header, a
+launch), and attribute macros that stand for CUDA qualifiers (``CUTLASS_DEVICE``,
+``#define HD __host__ __device__``) written as those qualifiers."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from collections.abc import Sequence
+
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n]*\\\r?\n)*[^\n]*)",
+                     re.M)
+_LOOP_HEADER = re.compile(r"^\s*(for|while)\s*\(")
+
+
+def _statement_macro(body: str) -> bool:
+    """A macro body the model cannot see through where it is used: a loop header that takes the
+    block after the invocation (``for (int i = ...; i < n; i += stride)``), one that launches a
+    kernel, or an array access (``#define A(i, j) a[(i) * n + (j)]``: the access, its memory
+    space and its stride belong to the place that uses it)."""
+    if "<<<" in body:
+        return True
+    if re.search(r"[\w)\]]\s*\[", body) and not re.search(r"[;{}]", body):
+        return True
+    if _LOOP_HEADER.match(body):
+        depth, end = 0, None
+        for i, ch in enumerate(body):
+            depth += ch == "("
+            depth -= ch == ")"
+            if ch == ")" and depth == 0:
+                end = i
+                break
+        return end is not None and not body[end + 1:].strip()
+    return False
+
+
+def _code_mask(src: str) -> list[bool]:
+    """True for each character inside a comment, a string or a preprocessor line."""
+    mask = [False] * len(src)
+    i, n = 0, len(src)
+    line_start = True
+    while i < n:
+        c = src[i]
+        if line_start and c == "#":
+            j = i
+            while j < n and (src[j] != "\n" or src[j - 1] == "\\"):
+                j += 1
+            for k in range(i, j):
+                mask[k] = True
+            i = j
+            continue
+        if c == "\n":
+            line_start = True
+            i += 1
+            continue
+        if c not in " \t":
+            line_start = False
+        if src.startswith("//", i):
+            j = src.find("\n", i)
+            j = n if j < 0 else j
+        elif src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif c in "\"'":
+            j = i + 1
+            while j < n and src[j] != c and src[j] != "\n":
+                j += 2 if src[j] == "\\" else 1
+            j += 1
+        else:
+            i += 1
+            continue
+        for k in range(i, min(j, n)):
+            mask[k] = True
+        i = j
+    return mask
+
+
+def _split_args(text: str) -> list[str]:
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def _substitute(body: str, params: list[str], args: list[str]) -> str:
+    sub = dict(zip(params, args, strict=True)) if params else {}
+    body = re.sub(r"(?<!#)#\s*([A-Za-z_]\w*)", lambda m: f'"{sub[m.group(1)]}"'
+                  if m.group(1) in sub else m.group(0), body)
+    body = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: sub.get(m.group(0), m.group(0)), body)
+    return re.sub(r"\s*##\s*", "", body)
+
+
+def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list[str]] | None:
+    """``source`` with the file's statement macros (see :func:`_statement_macro`) expanded
+    where they are used, nested macros included, as a compiler would; each expansion is put on
+    the invocation's first line and followed by as many newlines as the invocation spanned, so
+    lines do not move. ``extra`` holds ``#define`` lines from headers and the command line. None
+    when there is nothing to expand."""
+    if (b"#" not in source or b"define" not in source) and "define" not in extra:
+        return None
+    defs: dict[str, tuple[list[str], str]] = {}
+    for m in [*_DEFINE.finditer(extra.encode("utf8")), *_DEFINE.finditer(source)]:
+        body = m.group(3).decode("utf8", "replace")
+        body = re.sub(r"\\\r?\n", " ", body)
+        body = re.sub(r"/\*.*?\*/", " ", body)
+        body = body.split("//", 1)[0].strip()
+        params = [x.strip() for x in m.group(2).decode("utf8", "replace").split(",") if x.strip()]
+        defs[m.group(1).decode()] = (params, body)
+    wanted = {name for name, (_, body) in defs.items() if _statement_macro(body)}
+    # a macro that uses a statement macro is one too (HANDLE_SWITCH -> HANDLE_CASE -> launch)
+    for _ in range(4):
+        more = {name for name, (_, body) in defs.items() if name not in wanted and
+                any(re.search(rf"\b{w}\s*\(", body) for w in wanted)}
+        if not more:
+            break
+        wanted |= more
+    if not wanted:
+        return None
+    text = source.decode("utf8", "replace")
+    pattern = re.compile(r"\b(" + "|".join(sorted(wanted)) + r")\s*\(")
+
+    def expand(body: str, depth: int) -> str:
+        if depth > 4:
+            return body
+        out, pos = [], 0
+        for m in pattern.finditer(body):
+            if m.start() < pos:
+                continue
+            end = _close_paren(body, m.end() - 1)
+            if end is None:
+                continue
+            params, inner = defs[m.group(1)]
+            args = _split_args(body[m.end():end])
+            if len(args) != len(params) and not (not params and args == [""]):
+                continue
+            out.append(body[pos:m.start()])
+            out.append(expand(_substitute(inner, params, args), depth + 1))
+            pos = end + 1
+        out.append(body[pos:])
+        return "".join(out)
+
+    mask = _code_mask(text)
+    pieces, pos, used = [], 0, []
+    for m in pattern.finditer(text):
+        if m.start() < pos or mask[m.start()]:
+            continue
+        end = _close_paren(text, m.end() - 1)
+        if end is None:
+            continue
+        params, inner = defs[m.group(1)]
+        args = _split_args(text[m.end():end])
+        if len(args) != len(params) and not (not params and args == [""]):
+            continue
+        span = text[m.start():end + 1]
+        pieces.append(text[pos:m.start()])
+        pieces.append(expand(_substitute(inner, params, args), 1).replace("\n", " "))
+        pieces.append("\n" * span.count("\n"))
+        pos = end + 1
+        if m.group(1) not in used:
+            used.append(m.group(1))
+    if not used:
+        return None
+    pieces.append(text[pos:])
+    return "".join(pieces).encode("utf8"), used
+
+
+def _close_paren(text: str, open_at: int) -> int | None:
+    depth = 0
+    for k in range(open_at, min(len(text), open_at + 4000)):
+        ch = text[k]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return k
+    return None
+
+
+_QUALIFIER_WORDS = {"__device__", "__host__", "__global__", "__forceinline__", "__noinline__",
+                    "inline", "__inline__", "static", "constexpr", "extern"}
+_OBJECT_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*)$", re.M)
+_MACRO_NAME = re.compile(r"\b(_*[A-Z][A-Z0-9_]*[A-Z0-9]_*)\b")
+
+
+def _qualifiers_by_name(name: str) -> str | None:
+    """The CUDA qualifiers an undefined attribute macro stands for, read from its name the way
+    the libraries spell them (``CUTLASS_GLOBAL``, ``_CCCL_KERNEL_ATTRIBUTES``,
+    ``CUTLASS_HOST_DEVICE``, ``_CCCL_DEVICE``, ``DEVICE_INLINE``); None for other names."""
+    parts = set(name.strip("_").split("_"))
+    if parts & {"GLOBAL", "KERNEL"} and not parts & {"LOOP", "CHECK", "LAUNCH", "SIZE"}:
+        return "__global__"
+    if ("HOST" in parts and parts & {"DEVICE", "DEV"}) or parts & {"HD", "HOSTDEVICE"}:
+        return "__host__ __device__"
+    if parts & {"DEVICE", "DEV"} and not parts & {"ID", "COUNT", "NUM", "MEMORY", "PTR"}:
+        return "__device__"
+    if parts & {"FORCEINLINE", "INLINE", "ALWAYS_INLINE"} and not parts & {"NO", "NOINLINE"}:
+        return "__forceinline__"
+    return None
+
+
+def qualify_attribute_macros(source: bytes, extra: str = ""
+                             ) -> tuple[bytes, list[str], dict[str, tuple[int, str]]] | None:
+    """``source`` with attribute macros written as the CUDA qualifiers they stand for: those the
+    file defines as qualifiers only (``#define HD __host__ __device__``) and undefined ones whose
+    name says so (:func:`_qualifiers_by_name`), where they sit in front of a function (the next
+    name followed by ``(`` comes before any ``;``, ``{`` or ``=``). Lines do not move. Returns the
+    text, the names rewritten, and for the undefined ones read by their name the first line and
+    the qualifiers taken; None when there is nothing to rewrite."""
+    text = source.decode("utf8", "replace")
+    defined: dict[str, str | None] = {}
+    for m in [*_OBJECT_DEFINE.finditer(extra), *_OBJECT_DEFINE.finditer(text)]:
+        value = m.group(2).split("//", 1)[0].strip()
+        words = value.split()
+        defined[m.group(1)] = value if words and all(w in _QUALIFIER_WORDS for w in words) and \
+            {"__device__", "__host__", "__global__"} & set(words) else None
+    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", extra + "\n" + text, re.M):
+        defined.setdefault(m.group(1), None)
+    if not any(defined.values()) and not re.search(r"DEV|GLOBAL|KERNEL|HD|INLINE", text):
+        return None
+    mask = None
+    pieces, pos, used = [], 0, []
+    guessed: dict[str, tuple[int, str]] = {}
+    for m in _MACRO_NAME.finditer(text):
+        name = m.group(1)
+        by_name = name not in defined
+        if not by_name:
+            qual = defined[name]
+        elif name.startswith("__") and name.endswith("__"):
+            qual = None
+        else:
+            qual = _qualifiers_by_name(name)
+        if qual is None:
+            continue
+        rest = text[m.end():m.end() + 400]
+        if rest.lstrip().startswith("("):
+            continue  # a function-like macro: not an attribute
+        stop = re.search(r"[;{}=]", rest)
+        head = rest[:stop.start()] if stop else rest
+        if not re.search(r"\b[A-Za-z_][\w:~]*\s*\(", head):
+            continue
+        if mask is None:
+            mask = _code_mask(text)
+        if mask[m.start()]:
+            continue
+        pieces.append(text[pos:m.start()])
+        pieces.append(qual)
+        pos = m.end()
+        if name not in used:
+            used.append(name)
+            if by_name:
+                guessed[name] = (text.count("\n", 0, m.start()) + 1, qual)
+    if not used:
+        return None
+    pieces.append(text[pos:])
+    return "".join(pieces).encode("utf8"), used, guessed
+
+
+_FRAGMENT_IF = re.compile(r"^[ \t]*#[ \t]*if[^\n]*\n((?:(?![ \t]*#)[^\n]*\n){1,3})[ \t]*#[ \t]*endif[^\n]*$",
+                          re.M)
+
+
+def unwrap_fragment_conditionals(source: bytes) -> tuple[bytes, int] | None:
+    """``source`` with the directives of short conditional fragments removed (the lines stay,
+    blank): ``#if`` ... ``#endif`` with no ``#else`` around a few lines that are no statement or
+    declaration of their own (no ``;``, ``{`` or ``}``), such as a ``requires`` clause or an
+    attribute between a template head and its function. The grammar cannot read a directive in
+    the middle of a declaration; the fragment is kept, as when its condition holds."""
+    if b"#" not in source:
+        return None
+    text = source.decode("utf8", "replace")
+    count = 0
+
+    def blank(m: re.Match) -> str:
+        nonlocal count
+        inner = m.group(1)
+        if re.search(r"[;{}]", inner) or not inner.strip():
+            return m.group(0)
+        count += 1
+        return "\n" + inner
+    out = _FRAGMENT_IF.sub(blank, text)
+    return (out.encode("utf8"), count) if count else None
+
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
+_DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+[^\n]*(?:\\\r?\n[^\n]*)*", re.M)
+
+
+def find_headers(text: str, folder: str | None, include_dirs: list[str],
+                 _depth: int = 0, _seen: set[str] | None = None
+                 ) -> tuple[list[tuple[str, str]], list[str]]:
+    """The headers ``text`` includes that can be read, as a compiler would look for them: a
+    quoted name in the including file's folder, then in ``include_dirs`` (``-I``); an angle name
+    in ``include_dirs`` only. Returns ``(path, text)`` of each header read (their own includes
+    followed, three levels deep) and the quoted names found nowhere. Angle names found nowhere
+    are system or toolkit headers and are not listed."""
+    seen = _seen if _seen is not None else set()
+    found: list[tuple[str, str]] = []
+    missing: list[str] = []
+    for m in _INCLUDE.finditer(text):
+        quoted, name = m.group(1) == '"', m.group(2).strip()
+        dirs = ([folder] if quoted and folder else []) + list(include_dirs)
+        hit = next((os.path.join(d, name) for d in dirs if os.path.isfile(os.path.join(d, name))),
+                   None)
+        if hit is None:
+            if quoted and name not in missing:
+                missing.append(name)
+            continue
+        real = os.path.realpath(hit)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            with open(hit, "rb") as fh:
+                body = fh.read(1 << 20).decode("utf8", "replace")
+        except OSError:
+            missing.append(name)
+            continue
+        found.append((hit, body))
+        if _depth < 3:
+            more, gone = find_headers(body, os.path.dirname(hit), include_dirs, _depth + 1, seen)
+            found += more
+            missing += [g for g in gone if g not in missing]
+    return found, missing
+
+
+def define_lines(text: str) -> str:
+    """The ``#define`` directives of a header, continuations kept, one per line."""
+    return "\n".join(m.group(0) for m in _DEFINE_LINE.finditer(text))
+
+
+def compile_flags(path: str) -> tuple[list[str], dict[str, str]] | None:
+    """``-I`` folders and ``-D`` macros for ``path`` from a ``compile_commands.json`` in its
+    folder or one of the six above it, as a build system writes it; None when there is none or
+    it has no entry for the file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    target = os.path.realpath(path)
+    for _ in range(7):
+        db = os.path.join(folder, "compile_commands.json")
+        if os.path.isfile(db):
+            try:
+                with open(db, encoding="utf8") as fh:
+                    entries = json.load(fh)
+            except (OSError, ValueError):
+                return None
+            for e in entries if isinstance(entries, list) else []:
+                if not isinstance(e, dict) or "file" not in e:
+                    continue
+                where = e.get("directory", folder)
+                if os.path.realpath(os.path.join(where, e["file"])) != target:
+                    continue
+                args = e.get("arguments") or shlex.split(e.get("command", ""))
+                return parse_flags(args, where)
+            return None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
+
+
+def parse_flags(args: list[str], base: str = ".") -> tuple[list[str], dict[str, str]]:
+    """``-I`` folders (made absolute against ``base``) and ``-D`` macros among compiler
+    arguments (``-Iinc``, ``-I inc``, ``-isystem inc``, ``-DTILE=32``, ``-D DEBUG``)."""
+    dirs: list[str] = []
+    defines: dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        value = None
+        for flag in ("-I", "-isystem", "-D", "--include-path", "--define-macro"):
+            if a == flag and i + 1 < len(args):
+                value, i = args[i + 1], i + 1
+                break
+            if a.startswith(flag) and len(a) > len(flag) and not a.startswith("--", 0) or \
+                    a.startswith(flag + "="):
+                value = a[len(flag):].lstrip("=")
+                break
+        else:
+            flag = None
+        if value is not None and flag in ("-I", "-isystem", "--include-path"):
+            dirs.append(os.path.normpath(os.path.join(base, value)))
+        elif value is not None:
+            name, _, val = value.partition("=")
+            defines[name] = val if val else "1"
+        i += 1
+    return dirs, defines
+
+
+def header_bytes(source: bytes, path: str, include_dirs: Sequence[str] = ()) -> bytes:
+    """The bytes of the headers that ``source`` (the file at ``path``) includes and that can be
+    found (see :func:`find_headers`; a ``compile_commands.json`` entry adds its folders), for
+    keying a cache on what the file sees; empty when it includes none."""
+    if b"#include" not in source.replace(b"# include", b"#include"):
+        return b""
+    dirs = list(include_dirs)
+    if os.path.isfile(path):
+        flags = compile_flags(path)
+        if flags is not None:
+            dirs += flags[0]
+    folder = os.path.dirname(os.path.abspath(path)) if os.path.isfile(path) else None
+    found, _ = find_headers(source.decode("utf8", "replace"), folder, dirs)
+    return b"".join(b"\0" + p.encode() + b"\0" + text.encode("utf8") for p, text in found)
