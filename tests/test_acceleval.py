@@ -113,6 +113,29 @@ def test_inputs_come_from_gen_data_in_the_cache_never_the_checkout(env):
     assert _tree(env) == before  # nothing written, not even __pycache__
 
 
+def test_threads_of_one_process_make_a_task_s_inputs_at_once(env, monkeypatch, tmp_path):
+    """Every input set of a task is made in parallel threads (run_h200.py, the runner): they
+    share the shadow copy and must not share its temporary folder."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    t = T.load_task("toy_scale", acceleval=env)
+    for rep in range(3):
+        monkeypatch.setenv("STRATEGYLENS_CACHE", str(tmp_path / f"cache{rep}"))
+        start = threading.Barrier(6)
+
+        def one(k, start=start):
+            start.wait()
+            return G.input_folder(t, "small", k % 3)
+
+        with ThreadPoolExecutor(6) as pool:
+            folders = list(pool.map(one, range(6)))
+        assert len(set(folders)) == 3
+        assert all((f / "input.bin").is_file() for f in folders)
+        shadows = list((tmp_path / f"cache{rep}" / "acceleval" / "shadow").iterdir())
+        assert [p.name.startswith(".") for p in shadows] == [False]  # no temporary left
+
+
 def test_other_seeds_give_other_inputs_where_the_generator_is_seeded(env):
     scale = T.load_task("toy_scale", acceleval=env)
     a, b = scale.generate("small", 0)["x"], scale.generate("small", 1)["x"]

@@ -64,6 +64,8 @@ def main() -> int:
         key = f"{t}/sample_{k}"
         old = known.get(key)
         if old and (not old["ok"] or Path(old["exe"]).exists()):
+            print(json.dumps({"compile": key, "ok": old["ok"], "cached": True,
+                              "error": old["error"]}), flush=True)
             return (t, k), _result(old)
         t1 = time.monotonic()
         r = batch_eval.compile_solution(t, str(p), arch=args.arch, timeout=300)

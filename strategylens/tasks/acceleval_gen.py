@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -77,7 +78,7 @@ def shadow_tree(task: Task) -> Path:
     root = cache_root() / "acceleval" / "shadow" / f"{task.id}-{generator_hash(task)[:16]}"
     if (root / ".complete").exists():
         return root
-    tmp = root.with_name(f".{root.name}.{os.getpid()}")
+    tmp = root.with_name(f".{root.name}.{os.getpid()}.{threading.get_ident()}")  # per thread
     shutil.rmtree(tmp, ignore_errors=True)
     dst = tmp / "tasks" / task.id
     for f in _task_files(task):
@@ -119,7 +120,7 @@ def input_folder(task: Task, size: str, seed_offset: int = 0,
     if (folder / "gen.json").exists():
         return folder
     shadow = shadow_tree(task)
-    tmp = folder.with_name(f".{folder.name}.{os.getpid()}")
+    tmp = folder.with_name(f".{folder.name}.{os.getpid()}.{threading.get_ident()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     limit = limit_s or time_limit_s()

@@ -157,7 +157,7 @@ def classification(task: Task, cpu: int | None = None) -> dict:
     size = "small" if "small" in task.sizes else next(iter(task.sizes))
     exe = build_driver(task)
     data = input_folder(task, size, 0)
-    out = file.parent / f".{file.stem}.{os.getpid()}"
+    out = file.parent / f".{file.stem}.{os.getpid()}.{threading.get_ident()}"
     try:
         record = _run_driver(task, exe, data, out, ["--trials", "1", "--classify"],
                              cpu if cpu is not None else max(os.sched_getaffinity(0)),
