@@ -22,6 +22,7 @@ import threading
 import time
 from pathlib import Path
 
+from strategylens.harness.build import name_launches
 from strategylens.resources import PACKAGE_DIR, SOURCE_ROOT, TASKS_DIR, cache_root
 
 CHILD_COMMAND = "from strategylens.harness.child import child_main; child_main()"
@@ -96,6 +97,7 @@ class Child:
         pass_fds = [req_r, resp_w, shim_w, *memfds]
         if setup.get("landlock"):
             setup["rw_paths"] = list(setup.get("rw_paths", [])) + [str(self.workdir)]
+        self.so_path = setup.get("so_path")  # the build's library, for naming launches
         if setup.get("so_path"):  # the solution loads from the child's own directory
             local = self.workdir / "solution.so"
             shutil.copy2(setup["so_path"], local)
@@ -226,7 +228,8 @@ class Child:
 
     def cuda_errors(self) -> list[str]:
         """CUDA errors the shim logged: launches that failed, errors the solution read."""
-        return [ln.partition("\t")[2] for ln in self.shim_lines if ln.startswith("cuda\t")]
+        return name_launches([ln.partition("\t")[2] for ln in self.shim_lines
+                              if ln.startswith("cuda\t")], self.so_path)
 
     def stderr_tail(self, n: int = 600) -> str:
         """The end of the child's stderr (kept after close)."""

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from strategylens.harness.buffers import SharedBuffers
-from strategylens.harness.build import BuildResult
+from strategylens.harness.build import BuildResult, name_launches
 from strategylens.harness.sandbox import Child, ChildFailed, allowed_paths
 from strategylens.harness.stopping import MaxTrials, MinTime, RelNoise, Stopping, TimeBudget
 from strategylens.harness.validate import VERDICT_KEYS, validate, validate_sample
@@ -338,7 +338,8 @@ class Session:
         load = c.shim_lines[:c.load_lines] if c.load_lines is not None and self.shim_from else []
         lines = load + c.shim_lines[self.shim_from:]
         trace["shim"] = [ln for ln in lines if not ln.startswith("cuda\t")]
-        trace["cuda_errors"] = [ln.partition("\t")[2] for ln in lines if ln.startswith("cuda\t")]
+        trace["cuda_errors"] = name_launches([ln.partition("\t")[2] for ln in lines
+                                              if ln.startswith("cuda\t")], c.so_path)
         trace["child_pid"] = c.proc.pid
 
 

@@ -78,7 +78,7 @@ def shadow_tree(task: Task) -> Path:
     root = cache_root() / "acceleval" / "shadow" / f"{task.id}-{generator_hash(task)[:16]}"
     if (root / ".complete").exists():
         return root
-    tmp = root.with_name(f".{root.name}.{os.getpid()}.{threading.get_ident()}")  # per thread
+    tmp = root.with_name(f".{root.name}.{os.getpid()}.{threading.get_ident()}")  # threads too
     shutil.rmtree(tmp, ignore_errors=True)
     dst = tmp / "tasks" / task.id
     for f in _task_files(task):
