@@ -53,9 +53,9 @@ def main() -> int:
     config = load_config(cli_args={"arch": args.arch, "gpus": 1, "no_nsys": True})
     set_config(config)
     run = Path("runs") / args.run
-    samples = sorted((t, int(p.stem.split("_")[1]), p) for t in args.tasks.split(",")
-                     for p in (run / t).glob("sample_*.cu")
-                     if p.stem.split("_")[1] in args.samples.split(","))
+    samples = [(t, int(p.stem.split("_")[1]), p) for t in args.tasks.split(",")  # in the
+               for p in sorted((run / t).glob("sample_*.cu"))               # order given
+               if p.stem.split("_")[1] in args.samples.split(",")]
     manifest = args.out_dir / "compiled.json"  # earlier calls' compiles, reused
     known = json.loads(manifest.read_text()) if manifest.exists() else {}
 
@@ -64,6 +64,8 @@ def main() -> int:
         key = f"{t}/sample_{k}"
         old = known.get(key)
         if old and (not old["ok"] or Path(old["exe"]).exists()):
+            print(json.dumps({"compile": key, "ok": old["ok"], "cached": True,
+                              "error": old["error"]}), flush=True)
             return (t, k), _result(old)
         t1 = time.monotonic()
         r = batch_eval.compile_solution(t, str(p), arch=args.arch, timeout=300)

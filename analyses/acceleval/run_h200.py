@@ -60,6 +60,7 @@ RUN_NAME = "human-baseline_l3_20261202_0000"
 SHARED = ("black_scholes", "smith_waterman")   # task ids in both suites
 PARTS = ("sl-small", "ae-small", "sl-medium", "ae-medium", "sl-large", "ae-large", "own")
 SIZES = ("small", "medium", "large")
+AE_START_S, AE_UNIT_S = 4.0, 2.5  # AccelEval's part: process start, and per sample (estimates)
 ORBENCH = b"ORBENCH\0"
 T0 = time.monotonic()
 
@@ -320,13 +321,18 @@ def main() -> int:
     # AccelEval's compile step of sample_0 and sample_1
     t = time.monotonic()
     ae_parts = args.dry_run or any(p.startswith("ae") for p in parts)
+    # slowest builds first (the committed CPU build times), so that one long nvcc starts at once
+    measured = Path(__file__).with_name("baselines-build.json")
+    slow = ({r["task"]: r["build_s"] for r in json.loads(measured.read_text())["rows"]}
+            if measured.exists() else {})
+    order = sorted(ae_tasks, key=lambda x: -slow.get(x.id, 0.0))
     with ThreadPoolExecutor(2) as outer:
-        ae_job = outer.submit(ae_driver, args.copy, [x.id for x in ae_tasks], ["small"], store,
+        ae_job = outer.submit(ae_driver, args.copy, [x.id for x in order], ["small"], store,
                               max(1, args.jobs // 2), args.deadline_s, args.ae_samples,
                               True) if ae_parts else None
         with ThreadPoolExecutor(args.jobs) as pool:
-            builds = dict(zip([x.id for x in ae_tasks], pool.map(
-                lambda x: build_adapter_solution(samples[x.id], x, arch="sm_90"), ae_tasks),
+            builds = dict(zip([x.id for x in order], pool.map(
+                lambda x: build_adapter_solution(samples[x.id], x, arch="sm_90"), order),
                               strict=True))
         timings["sl_build_s"] = round(time.monotonic() - t, 1)
         comp = ae_job.result() if ae_job else []
@@ -342,7 +348,7 @@ def main() -> int:
         f"AccelEval's compile step, {timings['builds_s']} s")
 
     done = done_keys(store)
-    for part in parts:
+    for i_part, part in enumerate(parts):
         kind, _, size = part.partition("-")
         t_part = time.monotonic()
         if elapsed() > args.deadline_s:
@@ -375,6 +381,10 @@ def main() -> int:
         cfg = RunConfig(measure_s=args.measure_s, warmup_s=0.2, solution_timeout_s=120,
                         call_timeout_s=30)
         if kind in ("sl", "own"):
+            # leave AccelEval's part of the same size time for the tasks run here (about
+            # AE_UNIT_S each), so that a tight deadline still gives pairs side by side
+            pair_ae = kind == "sl" and f"ae-{size}" in parts[i_part + 1:]
+            ran = 0
             for x in (own if kind == "own" else built):
                 zs = [z for xx, z in ok_pairs if xx is x]
                 sols = ([s for s in sorted((x.path / "solutions").glob("*.cu"))
@@ -383,9 +393,11 @@ def main() -> int:
                 zs = [z for z in zs if any((x.id, solution_id(s), z) not in done for s in sols)]
                 if not zs:
                     continue
-                if elapsed() + args.unit_s * len(sols) * len(zs) > args.deadline_s:
+                reserve = AE_START_S + AE_UNIT_S * (ran + 1) if pair_ae else 0.0
+                if elapsed() + args.unit_s * len(sols) * len(zs) > args.deadline_s - reserve:
                     log(f"deadline: {part} {x.id} {zs} left for the next call")
                     continue
+                ran += 1
                 t = time.monotonic()
                 try:
                     benchmark(x, sols, zs, store, cfg, arch="sm_90", log=log)
@@ -397,6 +409,8 @@ def main() -> int:
             for f in (store / "acceleval" / size).glob("eval_results_*.json"):
                 have |= {k.rpartition("_sample_")[0] for k in json.loads(f.read_text())}
             ids = [x.id for x, _ in ok_pairs if x.id not in have]
+            in_sl = {r[0] for r in done_keys(store) if r[2] == size}
+            ids.sort(key=lambda i: i not in in_sl)  # those strategylens ran first
             if not ids:
                 continue
             if elapsed() + args.unit_s > args.deadline_s:

@@ -110,7 +110,7 @@ def input_folder(task: Task, size: str, seed_offset: int = 0,
         Naming gen_data.py when the generator fails, exceeds the time limit, or writes no
         readable input.bin.
     """
-    from strategylens.tasks.acceleval import input_magic, read_acceleval_input  # noqa: PLC0415
+    from strategylens.tasks.acceleval_io import input_magic, read_acceleval_input  # noqa: PLC0415
 
     gen = task.path / "gen_data.py"
     if not gen.exists():

@@ -32,7 +32,7 @@ from strategylens.provenance import cpu_model, git_commit
 from strategylens.resources import HARNESS_DIR, atomic_write, cache_root
 from strategylens.tasks.acceleval_gen import (gen_record, generator_hash, input_folder,
                                               time_limit_s)
-from strategylens.tasks.reference import ReferenceRun, gcc_version
+from strategylens.tasks.refrun import ReferenceRun, gcc_version
 from strategylens.tasks.task import Task, TaskError
 
 DRIVER = HARNESS_DIR / "acceleval" / "slae_ref.c"

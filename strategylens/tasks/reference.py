@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -23,19 +22,11 @@ from strategylens import __version__
 from strategylens.provenance import cpu_model, git_commit
 from strategylens.resources import SOURCE_ROOT, atomic_write, cache_root
 from strategylens.tasks.compare import output_checksum
+from strategylens.tasks.refrun import ReferenceRun, gcc_version  # noqa: F401 - re-exported
 from strategylens.tasks.task import Task, TaskError
 
 GCC_FLAGS = ["-O2", "-std=c11", "-Wall", "-Werror", "-shared", "-fPIC"]
 CHILD_COMMAND = "from strategylens.tasks.reference import reference_child_main; reference_child_main()"
-
-
-def gcc_version() -> str:
-    """First line of ``gcc --version``."""
-    try:
-        return subprocess.run(["gcc", "--version"], capture_output=True, text=True,
-                              check=True).stdout.splitlines()[0]
-    except (OSError, subprocess.CalledProcessError, IndexError):
-        return "unknown"
 
 
 def reference_hash(task: Task) -> str:
@@ -71,15 +62,6 @@ def build_reference(task: Task) -> Path:
         raise TaskError(f"{src}: gcc failed:\n{proc.stderr.strip()}")
     os.replace(tmp, lib)
     return lib
-
-
-@dataclass
-class ReferenceRun:
-    """Expected outputs of one (task, size, seed offset) and the record of how they were timed."""
-
-    outputs: dict[str, np.ndarray]
-    record: dict
-    cached: bool = False
 
 
 def expected_key(task: Task, size: str, seed_offset: int) -> Path:
