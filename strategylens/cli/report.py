@@ -34,8 +34,10 @@ def command(
     Example: strategylens report --data results.csv --out report/
     Example: strategylens report --store analyses/h200 --labels tags.jsonl --out report/
     """
+    from strategylens.cli.common import check_output, writing
     from strategylens.report import build_report
 
+    check_output(out, "folder")
     ladder = load_ladders(ladders)
     analysis = load(data, store, labels)
     trials = None
@@ -43,8 +45,9 @@ def command(
         from strategylens.store import read_trials
 
         trials = read_trials(store)
-    paths = build_report(analysis, out, title=title, banner=banner, bootstrap=bootstrap,
-                         seed=seed, p=p, k=k, bundle_threshold=bundle_threshold,
-                         inference=inference.value, ladders=ladder, trials=trials)
+    with writing(out):
+        paths = build_report(analysis, out, title=title, banner=banner, bootstrap=bootstrap,
+                             seed=seed, p=p, k=k, bundle_threshold=bundle_threshold,
+                             inference=inference.value, ladders=ladder, trials=trials)
     err.print(f"wrote {paths['html']} and {paths['markdown']}", highlight=False)
     typer.echo(str(paths["html"]))
