@@ -158,7 +158,8 @@ def size_text(n: int) -> str:
 
 
 def too_large(path: str, size: int, size_limit: int) -> str:
-    return (f"{path}: not tagged: {size_text(size)} ({size} bytes) is over the "
+    exact = f" ({size} bytes)" if size >= 1024 else ""
+    return (f"{path}: not tagged: {size_text(size)}{exact} is over the "
             f"{size_text(size_limit)} limit for one file; raise it with --max-bytes BYTES "
             "(or max-bytes in the [tag] table of strategylens.toml)")
 
