@@ -1,7 +1,8 @@
 /* Native side of the harness child process (libslchild.so).
  *
  * Loaded by the Python child before the solution. It owns the device set-up, the L2 flush, the
- * in-process timers (host clock and CUDA events), device-memory readings, copy-bandwidth probes,
+ * in-process timers (host clock and CUDA events), the checks at the moment a call returns
+ * (queued device work, output samples), device-memory readings, copy-bandwidth probes,
  * code-byte fingerprints of the timing functions and the Landlock sandbox. Everything here is
  * a second view: the parent process times every call from outside and decides what to trust.
  */
@@ -59,7 +60,107 @@ void sl_begin(void) {
     clock_gettime(CLOCK_MONOTONIC, &t_begin);
 }
 
-void sl_returned(void) { clock_gettime(CLOCK_MONOTONIC, &t_return); }
+/* ---- Output samples at return. Before a checked call the child plans, for every output, the
+ * positions to look at (all of a small output; else the first, the last and random ones drawn
+ * from a seed the solution cannot know). sl_returned copies those elements the moment the call
+ * returns; sl_snapshot_changed counts the ones that differ once the device is idle: output
+ * written after the return (the poison the harness wrote before the call still there, or any
+ * other value). ---- */
+#define SNAP_MAX 32
+struct snap {
+    const unsigned char *p;
+    int whole;
+    size_t elem, count, pos_cap, saved_cap;
+    size_t *pos;
+    unsigned char *saved;
+};
+static struct snap snaps[SNAP_MAX];
+static int n_snaps = 0;
+
+static uint64_t xorshift(uint64_t *s) {
+    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
+    return *s;
+}
+
+static int by_position(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Plan one output of `nbytes` bytes in elements of `elem` bytes: all of it when it has at most
+ * `samples` elements, else `samples` positions. Returns the positions planned, or -1. */
+long sl_snapshot_plan(const void *p, size_t nbytes, size_t elem, size_t samples, uint64_t seed) {
+    if (n_snaps >= SNAP_MAX || !p || elem == 0 || samples < 2) return -1;
+    size_t n = nbytes / elem;
+    if (n == 0) return 0;
+    struct snap *s = &snaps[n_snaps];
+    size_t count = n <= samples ? n : samples;
+    if (count > s->pos_cap) {
+        size_t *pos = realloc(s->pos, count * sizeof *pos);
+        if (!pos) return -1;
+        s->pos = pos;
+        s->pos_cap = count;
+    }
+    if (count * elem > s->saved_cap) {
+        unsigned char *saved = realloc(s->saved, count * elem);
+        if (!saved) return -1;
+        s->saved = saved;
+        s->saved_cap = count * elem;
+    }
+    uint64_t state = seed ? seed : 0x9E3779B97F4A7C15ULL;
+    s->whole = count == n;
+    for (size_t i = 0; i < count; i++)
+        s->pos[i] = s->whole ? i : i == 0 ? 0 : i == 1 ? n - 1 : (size_t)(xorshift(&state) % n);
+    if (!s->whole) qsort(s->pos, count, sizeof *s->pos, by_position);  /* in address order */
+    s->p = (const unsigned char *)p;
+    s->elem = elem;
+    s->count = count;
+    n_snaps++;
+    return (long)count;
+}
+
+void sl_snapshot_take(void) {
+    for (int k = 0; k < n_snaps; k++) {
+        struct snap *s = &snaps[k];
+        if (s->whole) {
+            memcpy(s->saved, s->p, s->count * s->elem);
+            continue;
+        }
+        for (size_t i = 0; i < s->count; i++)
+            memcpy(s->saved + i * s->elem, s->p + s->pos[i] * s->elem, s->elem);
+    }
+}
+
+/* Elements of the planned outputs that changed since the return; `checked` gets how many were
+ * compared. Clears the plan. */
+long sl_snapshot_changed(long *checked) {
+    long changed = 0, total = 0;
+    for (int k = 0; k < n_snaps; k++) {
+        struct snap *s = &snaps[k];
+        for (size_t i = 0; i < s->count; i++)
+            changed += memcmp(s->saved + i * s->elem, s->p + s->pos[i] * s->elem, s->elem) != 0;
+        total += (long)s->count;
+    }
+    n_snaps = 0;
+    *checked = total;
+    return changed;
+}
+
+/* The moment the solution returned: the host clock, the planned output samples, then whether
+ * device work is still queued on the legacy default stream or on this thread's per-thread
+ * default stream. Stream queries enqueue nothing, so an idle device answers idle (an event
+ * recorded here would still be in flight). Work on streams the solution created is seen only
+ * through the outputs and the time to idle. Returns 1 when work was still queued. A not-ready
+ * answer is not left behind as the thread's last error for the solution's next check. */
+int sl_returned(void) {
+    clock_gettime(CLOCK_MONOTONIC, &t_return);
+    if (n_snaps) sl_snapshot_take();
+    cudaError_t before = cudaPeekAtLastError();
+    cudaError_t legacy = cudaStreamQuery(cudaStreamLegacy);
+    cudaError_t own = cudaStreamQuery(cudaStreamPerThread);
+    if (before == cudaSuccess && cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
+    return legacy == cudaErrorNotReady || own == cudaErrorNotReady;
+}
 
 /* After the solution returned: wait for the device and read the host clock; the stop event is
  * recorded but not waited for, so the reply to the parent leaves at once (sl_event_ms reads it).

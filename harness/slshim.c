@@ -1,19 +1,28 @@
-/* File-access shim (libslshim.so), LD_PRELOADed into the harness child.
+/* File-access and CUDA-error shim (libslshim.so), LD_PRELOADed into the harness child.
  *
  * Once armed (sl_shim_arm, called just before the solution is loaded), every open/openat/fopen
  * path and every getenv name is written as one line "open\t<path>" / "env\t<name>" to the file
  * descriptor named by SL_SHIM_FD, a pipe whose other end the parent reads. The parent decides
  * which lines are the CUDA stack and which are the solution. Raw system calls bypass this shim;
  * Landlock (libslchild.so) is the enforcing layer where the kernel has it.
+ *
+ * Solutions are linked against the shared CUDA runtime, so the shim also stands in front of the
+ * runtime's kernel launches and error queries: a launch that fails and an error a solution
+ * reads from cudaGetLastError / cudaPeekAtLastError are written as "cuda\t<what>" lines (the
+ * first CUDA_LINES_MAX of them), which the parent keeps in the failure's detail. The calls go on
+ * to the runtime unchanged.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define CUDA_LINES_MAX 16
 
 static int log_fd = -1;
 static volatile int armed = 0;
@@ -97,3 +106,146 @@ char *secure_getenv(const char *name) {
     record("env", name);
     return real_secure_getenv(name);
 }
+
+/* ---- CUDA runtime: launches and error reads (types as the runtime's ABI has them). ---- */
+typedef int cuda_error_t;
+typedef struct { unsigned int x, y, z; } sl_dim3;
+typedef struct { sl_dim3 grid, block; size_t smem; void *stream; } sl_launch_config; /* prefix */
+
+static int cuda_lines = 0;
+
+/* The runtime's own definition of `name`: the next one after this shim, or, when the runtime was
+ * loaded privately (dlopen without RTLD_GLOBAL), the first loaded object other than this one
+ * that defines it. */
+struct find_ctx { const char *name; void *self_base; void *found; };
+
+static int find_cb(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct find_ctx *c = (struct find_ctx *)data;
+    if (c->found || (void *)info->dlpi_addr == c->self_base || !info->dlpi_name || !info->dlpi_name[0])
+        return 0;
+    void *h = dlopen(info->dlpi_name, RTLD_NOLOAD | RTLD_LAZY);
+    if (!h) return 0;
+    void *f = dlsym(h, c->name);
+    Dl_info di;
+    if (f && dladdr(f, &di) && di.dli_fbase != c->self_base) c->found = f;
+    dlclose(h);
+    return c->found != NULL;
+}
+
+static void *runtime_symbol(const char *name) {
+    void *f = dlsym(RTLD_NEXT, name);
+    if (f) return f;
+    Dl_info self;
+    if (!dladdr((void *)runtime_symbol, &self)) return NULL;
+    struct find_ctx c = {name, self.dli_fbase, NULL};
+    dl_iterate_phdr(find_cb, &c);
+    return c.found;
+}
+
+#define RUNTIME(name, ret, ...) \
+    static ret (*real_##name)(__VA_ARGS__) = NULL; \
+    if (!real_##name) real_##name = (ret(*)(__VA_ARGS__))runtime_symbol(#name)
+
+static const char *error_text(cuda_error_t e, char *buf, size_t n) {
+    RUNTIME(cudaGetErrorName, const char *, cuda_error_t);
+    RUNTIME(cudaGetErrorString, const char *, cuda_error_t);
+    snprintf(buf, n, "%s: %s", real_cudaGetErrorName ? real_cudaGetErrorName(e) : "error",
+             real_cudaGetErrorString ? real_cudaGetErrorString(e) : "");
+    return buf;
+}
+
+static void launch_failed(const char *api, const void *func, sl_dim3 g, sl_dim3 b, size_t smem,
+                          cuda_error_t e) {
+    if (e == 0 || !armed || cuda_lines >= CUDA_LINES_MAX) return;
+    cuda_lines++;
+    Dl_info info;
+    /* the name only when it is the function's own (dladdr names the nearest symbol before) */
+    const char *kernel = func && dladdr(func, &info) && info.dli_sname && info.dli_saddr == func
+                             ? info.dli_sname : "?";
+    char err[300], line[900];
+    snprintf(line, sizeof line, "%s %.300s <<<(%u,%u,%u), (%u,%u,%u), %zu B shared>>> failed: %s",
+             api, kernel, g.x, g.y, g.z, b.x, b.y, b.z, smem, error_text(e, err, sizeof err));
+    record("cuda", line);
+}
+
+static void error_read(const char *api, cuda_error_t e) {
+    if (e == 0 || !armed || cuda_lines >= CUDA_LINES_MAX) return;
+    cuda_lines++;
+    char err[300], line[400];
+    snprintf(line, sizeof line, "%s returned %s", api, error_text(e, err, sizeof err));
+    record("cuda", line);
+}
+
+#define LAUNCH(name)                                                                           \
+    cuda_error_t name(const void *func, sl_dim3 g, sl_dim3 b, void **args, size_t smem,       \
+                      void *stream) {                                                          \
+        RUNTIME(name, cuda_error_t, const void *, sl_dim3, sl_dim3, void **, size_t, void *);  \
+        if (!real_##name) return 3; /* cudaErrorInitializationError: no runtime loaded */     \
+        cuda_error_t e = real_##name(func, g, b, args, smem, stream);                          \
+        launch_failed(#name, func, g, b, smem, e);                                             \
+        return e;                                                                              \
+    }
+LAUNCH(cudaLaunchKernel)
+LAUNCH(cudaLaunchKernel_ptsz)
+LAUNCH(cudaLaunchCooperativeKernel)
+LAUNCH(cudaLaunchCooperativeKernel_ptsz)
+
+/* Since CUDA 13 a <<<...>>> launch goes through __cudaLaunchKernel with a kernel handle that
+ * the launch stub got once from __cudaGetKernel; the handles are remembered with their stubs,
+ * whose names dladdr knows. */
+#define KERNELS_MAX 512
+static struct { void *handle; const void *stub; } kernels[KERNELS_MAX];
+static int n_kernels = 0;
+
+cuda_error_t __cudaGetKernel(void **handle, const void *stub) {
+    RUNTIME(__cudaGetKernel, cuda_error_t, void **, const void *);
+    if (!real___cudaGetKernel) return 3;
+    cuda_error_t e = real___cudaGetKernel(handle, stub);
+    if (e == 0 && handle && n_kernels < KERNELS_MAX) {
+        kernels[n_kernels].handle = *handle;
+        kernels[n_kernels].stub = stub;
+        n_kernels++;  /* a race here loses a name, not a launch */
+    }
+    return e;
+}
+
+static const void *stub_of(void *handle) {
+    for (int i = 0; i < n_kernels; i++)
+        if (kernels[i].handle == handle) return kernels[i].stub;
+    return NULL;
+}
+
+#define LAUNCH_HANDLE(name)                                                                    \
+    cuda_error_t name(void *kernel, sl_dim3 g, sl_dim3 b, void **args, size_t smem,           \
+                      void *stream) {                                                          \
+        RUNTIME(name, cuda_error_t, void *, sl_dim3, sl_dim3, void **, size_t, void *);        \
+        if (!real_##name) return 3;                                                            \
+        cuda_error_t e = real_##name(kernel, g, b, args, smem, stream);                        \
+        if (e) launch_failed(#name, stub_of(kernel), g, b, smem, e);                           \
+        return e;                                                                              \
+    }
+LAUNCH_HANDLE(__cudaLaunchKernel)
+LAUNCH_HANDLE(__cudaLaunchKernel_ptsz)
+
+#define LAUNCH_EX(name)                                                                        \
+    cuda_error_t name(const sl_launch_config *cfg, const void *func, void **args) {            \
+        RUNTIME(name, cuda_error_t, const sl_launch_config *, const void *, void **);          \
+        if (!real_##name) return 3;                                                            \
+        cuda_error_t e = real_##name(cfg, func, args);                                         \
+        if (e && cfg) launch_failed(#name, func, cfg->grid, cfg->block, cfg->smem, e);         \
+        return e;                                                                              \
+    }
+LAUNCH_EX(cudaLaunchKernelExC)
+LAUNCH_EX(cudaLaunchKernelExC_ptsz)
+
+#define ERROR_READ(name)                                                                       \
+    cuda_error_t name(void) {                                                                  \
+        RUNTIME(name, cuda_error_t, void);                                                     \
+        if (!real_##name) return 3;                                                            \
+        cuda_error_t e = real_##name();                                                        \
+        error_read(#name, e);                                                                  \
+        return e;                                                                              \
+    }
+ERROR_READ(cudaGetLastError)
+ERROR_READ(cudaPeekAtLastError)

@@ -66,6 +66,13 @@ def test_build_compiles_caches_and_records_resources(task, tmp_path):
     assert "-O3" in first.flags and "-arch=sm_90" in first.flags
     again = H.build_solution(src, task.params, arch="sm_90", cache_dir=tmp_path)
     assert again.cache_hit and again.so_path == first.so_path
+    # a cache built on one machine and carried to another (the GPU machine) is found there
+    moved = tmp_path.parent / f"{tmp_path.name}-moved"
+    shutil.copytree(tmp_path, moved)
+    shutil.rmtree(tmp_path)
+    carried = H.build_solution(src, task.params, arch="sm_90", cache_dir=moved)
+    assert carried.cache_hit and Path(carried.so_path).exists()
+    assert Path(carried.so_path).is_relative_to(moved)
 
 
 @pytest.mark.skipif(not NVCC, reason="nvcc not installed")
@@ -77,10 +84,68 @@ def test_compile_error_is_a_result(task, tmp_path):
     assert "undeclared_thing" in res.error
 
 
+CHEATS = sorted((Path(__file__).parent / "cheats").glob("*.cu"))
+FAILING = sorted((Path(__file__).parent / "failing").glob("*.cu"))
+
+
+def test_cheats_and_failing_solutions_name_what_they_expect():
+    import re
+
+    for path in CHEATS:
+        m = re.match(r"//\s*expect-flags:\s*(.*)", path.read_text().splitlines()[0])
+        assert m, f"{path}: first line must be // expect-flags: ..."
+        flags = {f.strip() for f in m.group(1).split(",")}
+        assert flags and flags <= set(A.FLAG_NAMES), f"{path}: unknown flag in {flags}"
+    assert {p.stem for p in FAILING} == {"fp8_inputs", "smem_silent", "smem_exit"}
+    for path in FAILING:
+        m = re.match(r"//\s*expect-failure:\s*(\w+)$", path.read_text().splitlines()[0])
+        assert m and m.group(1) in ("wrong", "exit"), f"{path}: // expect-failure: wrong|exit"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not NVCC, reason="nvcc not installed")
+def test_cheats_and_failing_solutions_build_with_the_harness(task, tmp_path):
+    builds = H.build_many(CHEATS + FAILING, task.params, arch="sm_90", cache_dir=tmp_path)
+    assert [(Path(b.source).name, b.compiled) for b in builds if not b.compiled] == []
+    assert all(b.kernels for b in builds)
+
+
 def test_native_helpers_compile(tmp_path):
     paths = H.build_native(tmp_path)
     assert sorted(paths) == ["slchild", "slshim"]
     assert all(p.exists() for p in paths.values())
+
+
+def test_output_samples_at_return_count_what_changed_after_it(tmp_path):
+    """The real libslchild.so's sampling (no CUDA call): plan, take at return, compare."""
+    import ctypes
+
+    lib = ctypes.CDLL(str(H.build_native(tmp_path)["slchild"]))
+    lib.sl_snapshot_plan.restype = ctypes.c_long
+    lib.sl_snapshot_plan.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t,
+                                     ctypes.c_size_t, ctypes.c_uint64]
+    lib.sl_snapshot_changed.restype = ctypes.c_long
+    checked = ctypes.c_long(0)
+
+    def plan(arr, samples, seed=7):
+        return lib.sl_snapshot_plan(arr.ctypes.data, arr.nbytes, arr.itemsize, samples, seed)
+
+    small = np.full(100, 0xA5A5A5A5, dtype=np.uint32)   # poison, as before a call
+    big = np.full(1 << 20, 0xA5A5A5A5, dtype=np.uint32)
+    assert plan(small, 1024) == 100 and plan(big, 1024) == 1024
+    lib.sl_snapshot_take()               # the moment of return
+    small[:] = 1                         # written after it
+    big[0] = big[-1] = 2                 # the first and the last are always sampled
+    assert lib.sl_snapshot_changed(ctypes.byref(checked)) == 102 and checked.value == 1124
+    assert lib.sl_snapshot_changed(ctypes.byref(checked)) == 0 and checked.value == 0  # cleared
+    assert plan(big, 1024) == 1024       # an output complete at return: nothing changes
+    lib.sl_snapshot_take()
+    assert lib.sl_snapshot_changed(ctypes.byref(checked)) == 0 and checked.value == 1024
+    big[:] = 0
+    plan(big, 64, seed=1)
+    lib.sl_snapshot_take()
+    big[:] = 3                           # every sampled position changed: 64 of 64
+    assert lib.sl_snapshot_changed(ctypes.byref(checked)) == 64 and checked.value == 64
 
 
 def test_rel_noise_and_rotation():
@@ -141,6 +206,49 @@ def test_validate_verdicts(task, sets):
     loose = (good["out"] * np.float32(1 + 3e-4)).astype(np.float32)
     lv = validate.validate({"out": loose}, sets[0], sets, _cmp(task), None)
     assert (lv["correct"], lv["tight_ok"]) == (True, False)
+
+
+def test_wrong_answer_says_where_it_is_wrong(task, sets):
+    import json
+
+    want = sets[0].expected["out"]
+    got = want.copy()
+    got[[5, 9, 4000]] += np.float32(0.5)   # tolerance there: 0.01 + 0.01 * |want|
+    v = validate.validate({"out": got}, sets[0], sets, _cmp(task), None)
+    m = json.loads(v["mismatch"])["out"]
+    assert (v["correct"], m["wrong"], m["of"], m["first"], m["nan"]) == (False, 3, 4096,
+                                                                         [5, 9, 4000], 0)
+    assert m["max_abs_err"] == pytest.approx(0.5, rel=1e-5)
+    tol = 0.01 + 0.01 * np.abs(want[[5, 9, 4000]].astype(np.float64))
+    assert m["tol_ratio"] == pytest.approx(float((0.5 / tol).max()), rel=1e-4)
+    assert validate.validate({"out": want.copy()}, sets[0], sets, _cmp(task), None)[
+        "mismatch"] is None
+    trials = [dict(trial("warmup"), correct=True), dict(trial(), **v), trial(s=1)]
+    assert validate.mismatch_summary(trials) == (
+        f"1 of 2 calls wrong; timed call on set 0: out: 3 of 4096 elements wrong (0.1%), "
+        f"first at 5, 9, 4000; max abs error 0.5 ({m['tol_ratio']:.3g}x its tolerance)")
+    assert validate.mismatch_summary(trials[:1] + trials[2:]) is None
+    # a failed launch leaves the output unwritten: the poison and the CUDA error say so
+    poison = want.copy()
+    poison.view(np.uint8)[:] = validate.POISON_BYTE
+    pv = validate.validate({"out": poison}, sets[0], sets, _cmp(task), None)
+    text = validate.mismatch_summary([dict(trial(), **pv)], ["__cudaLaunchKernel _Z4histPKiPj "
+                                                           "<<<...>>> failed: cudaErrorInvalidValue"])
+    # the poison pattern is a float near -2.9e-16: right where the answer is within atol of 0
+    near_zero = int((np.abs(want.astype(np.float64) - poison[0]) <= 0.01 + 0.01 * np.abs(want)).sum())
+    assert near_zero > 0
+    assert text.startswith(f"1 of 1 calls wrong; timed call on set 0: out: {4096 - near_zero} "
+                           f"of 4096 elements wrong ({(4096 - near_zero) / 4096:.1%}), first at ")
+    assert text.endswith("; 4096 element(s) never written; CUDA: __cudaLaunchKernel "
+                         "_Z4histPKiPj <<<...>>> failed: cudaErrorInvalidValue")
+
+
+def test_mismatch_summary_of_trials_recorded_before_it():
+    old = dict(trial(), correct=False, mismatches=64, max_abs_err=0.75,
+               compare_detail="out: 64 of 4096 differ: [4032] got 1.0 want 0.25")
+    assert validate.mismatch_summary([old]) == (
+        "1 of 1 calls wrong; timed call on set 0: 64 element(s) wrong; max abs error 0.75; "
+        "out: 64 of 4096 differ: [4032] got 1.0 want 0.25")
 
 
 def test_layout_is_page_aligned_and_sized_for_the_largest_set(task, sets):
@@ -221,6 +329,47 @@ def test_stale_and_cross_call_state():
     assert set(A.audit(tr)) == {"stale-output", "cross-call-state"}
 
 
+def _wrong(tr, which=lambda t: True, **kw):
+    for t in tr["trials"]:
+        if which(t):
+            t.update(correct=False, mismatches=4096, max_abs_err=0.9, tight_ok=None, **kw)
+    return tr
+
+
+def test_an_always_wrong_answer_is_not_cross_call_state():
+    # issue 20: an fp16 computation outside the tolerance, a BFS assuming symmetric graphs, a
+    # histogram whose privatisation fails: wrong on every call, the fresh probes included
+    assert A.audit(_wrong(honest_trace())) == {}
+    # a data-dependent bug that the timed sets happen not to trigger: wrong on both calls of
+    # each fresh set, right on the timed sets
+    fresh_only = _wrong(honest_trace(), lambda t: t["phase"].startswith("probe"))
+    assert A.check_cross_call_state(fresh_only) is None
+    # a NaN answer everywhere (the nan_output cheat): nan-output, not kept state
+    assert set(A.audit(_wrong(honest_trace(), nan_count=4096))) == {"nan-output"}
+
+
+def test_an_answer_that_changes_with_the_history_is_cross_call_state():
+    # right on the timed calls of set 0, wrong on both control calls after the probes
+    tr = honest_trace()
+    tr["trials"] += [trial("probe-control", 0, correct=False, mismatches=10)] * 2
+    assert A.audit(tr) == {"cross-call-state": (
+        "input set 0 answered right on its first 6 call(s) and wrong on the 2 after: the "
+        "answer changed with the calls before it")}
+    # one wrong call among right ones (a race) is not a switch
+    tr["trials"].pop()
+    assert A.check_cross_call_state(tr) is None
+    tr["trials"] += [trial("profile", 0), trial("probe-control", 0, correct=False)]
+    assert A.check_cross_call_state(tr) is None
+    # a fresh set answered with another set's answer
+    stale = _set(honest_trace(), 10, correct=False, stale_of=0)
+    assert A.check_cross_call_state(stale) == (
+        "1 fresh input set(s) answered with another set's answer (first: set 2 got the answer "
+        "of seed offset 0)")
+    # wrong first, right later on the same inputs is no evidence of kept state
+    warm = _set(honest_trace(), 0, correct=False, mismatches=3)
+    assert A.check_cross_call_state(warm) is None
+
+
 def test_content_cache_is_caught_by_fresh_inputs_being_slow():
     tr = honest_trace()
     for t in tr["trials"]:
@@ -294,6 +443,56 @@ def test_work_after_return():
     assert set(A.audit(tr)) == {"work-after-return"}
 
 
+def _checked_trace(changed_on: dict[int, int] | None = None):
+    """The honest trace with every untimed call sampled at its return (1024 elements)."""
+    tr = honest_trace()
+    for i, t in enumerate(tr["trials"]):
+        t["return_pending"] = False
+        if t["phase"] != "timed":
+            t.update(return_checked=1024, return_changed=(changed_on or {}).get(i, 0))
+    return tr
+
+
+def test_work_after_return_from_outputs_sampled_at_return():
+    assert A.check_work_after_return(_checked_trace()) is None
+    # one probe call whose outputs were still being written when it returned
+    tr = _checked_trace({11: 1024})
+    assert A.audit(tr) == {"work-after-return": (
+        "outputs unfinished at return in 1 of 6 checked call(s): up to 1024 of 1024 sampled "
+        "output elements were written after the call returned")}
+    worst = _checked_trace({10: 3, 12: 800})
+    assert "up to 800 of 1024 sampled" in A.check_work_after_return(worst)
+
+
+def _registering_trace(pending_calls: int, tail_ms: float = 1.0):
+    """The black_scholes case of issue 20: the call page-locks the caller's arrays (9 ms of a
+    10 ms call on the host), queues copies and kernels on the legacy stream and returns; the
+    device is idle 1 ms later, a tenth of the call."""
+    tr = honest_trace()
+    timed = [t for t in tr["trials"] if t["phase"] == "timed"]
+    for t in tr["trials"]:
+        t.update(outside_ms=10.2, inside_ms=10.0, return_ms=10.0 - tail_ms, event_ms=10.0,
+                 return_pending=False, cpu_ms=0.5)
+    for t in timed[:pending_calls]:
+        t["return_pending"] = True
+    return tr
+
+
+def test_work_queued_at_return_is_flagged_whatever_share_of_the_call_it_is():
+    tr = _registering_trace(pending_calls=10)
+    assert A.audit(tr) == {"work-after-return": (
+        "device work still queued at the return of 10 of 10 timed calls; device idle "
+        "1.000 ms later")}
+    assert A.check_work_after_return(_registering_trace(pending_calls=5)) is not None
+    # a few calls that caught the tail of a free or a copy are not a pattern
+    assert A.check_work_after_return(_registering_trace(pending_calls=4)) is None
+    # queued work that ends within the sync's own cost is noise
+    assert A.check_work_after_return(_registering_trace(10, tail_ms=0.015)) is None
+    # without the query (traces recorded before it) the idle-time rule alone decides: it passes
+    old = _registering_trace(pending_calls=0)
+    assert A.check_work_after_return(old) is None
+
+
 def test_load_time_work():
     tr = honest_trace(load={"wall_ms": 40.0, "cpu_ms": 5.0, "mem_delta": 768 << 20,
                             "threads_delta": 0,
@@ -320,6 +519,60 @@ def test_host_compute_with_and_without_profile():
     for t in noprof["trials"]:
         t["cpu_ms"] = 1.0
     assert "no CUPTI" in A.check_host_compute(noprof)
+
+
+def _small_call_trace(threads, h2d_bytes=0, d2h_bytes=0, kernel_ms=0.0006, launches=1):
+    """A 0.03 ms call of the small size (32 KiB in, 16 KiB out) whose host part, 5 us, is
+    shorter than its CUDA calls (20 us): the CPU-share rule cannot see it."""
+    tr = honest_trace(bytes_in=32768, bytes_out=16384, noop_overhead_ms=[0.02] * 5)
+    prof = {"kernel_ms": kernel_ms, "h2d_ms": 0.0, "d2h_ms": 0.0, "memset_ms": 0.0,
+            "api_ms": 0.02, "kernel_launches": launches, "kernel_threads_max": threads,
+            "h2d_bytes": h2d_bytes, "d2h_bytes": d2h_bytes}
+    for t in tr["trials"]:
+        t.update(outside_ms=0.05, inside_ms=0.03, return_ms=0.029, event_ms=0.03, cpu_ms=0.025)
+        if t.get("profile"):
+            t["profile"] = prof
+    return tr
+
+
+def test_host_compute_signature_does_not_depend_on_the_size():
+    tr = _small_call_trace(threads=1)
+    assert A.audit(tr) == {"host-compute": (
+        "no launch over 1 thread(s); 0% of the input bytes uploaded, 0% of the output bytes "
+        "fetched; device busy 0.0006 ms of a 0.03 ms call (CUPTI): the answer was computed on "
+        "the host")}
+    # a cache hit served from host memory launches nothing at all
+    assert A.check_host_compute(_small_call_trace(threads=0, launches=0)).startswith(
+        "no kernel launched; 0% of the input bytes")
+
+
+def test_host_compute_signature_spares_honest_small_calls():
+    # zero-copy: the kernel reads the inputs over the link (no copies), 1024 threads
+    assert A.check_host_compute(_small_call_trace(threads=1024, kernel_ms=0.004)) is None
+    # a token launch beside real uploads and fetches (a one-thread sequential kernel)
+    assert A.check_host_compute(_small_call_trace(1, h2d_bytes=32768, d2h_bytes=16384)) is None
+    # the answer fetched from the device (a cached device buffer: stale, not host compute)
+    assert A.check_host_compute(_small_call_trace(0, d2h_bytes=16384, launches=0)) is None
+    # the device busy for most of the call
+    assert A.check_host_compute(_small_call_trace(1, kernel_ms=0.02)) is None
+    # launch sizes not recorded (traces before issue 20): no verdict from the signature
+    assert A.check_host_compute(_small_call_trace(threads=None)) is None
+    # input and output sizes unknown: no verdict from the signature
+    tr = _small_call_trace(threads=1)
+    del tr["bytes_in"]
+    assert A.check_host_compute(tr) is None
+
+
+def test_summarize_activity_keeps_the_largest_launch():
+    recs = [{"kind": "kernel", "ns": 2000, "threads": 1},
+            {"kind": "kernel", "ns": 5000, "threads": 4096},
+            {"kind": "memcpy", "copy": "HTOD", "bytes": 64, "ns": 1000}]
+    s = H.summarize_activity(recs)
+    assert (s["kernel_launches"], s["kernel_threads_max"], s["kernel_ms"], s["h2d_bytes"]) == \
+        (2, 4096, pytest.approx(0.007), 64)
+    assert H.summarize_activity([])["kernel_threads_max"] == 0
+    assert H.summarize_activity(recs + [{"kind": "kernel", "ns": 1, "threads": None}])[
+        "kernel_threads_max"] is None
 
 
 def test_output_and_input_checks():

@@ -1,4 +1,5 @@
-"""GPU tests of the harness: every cheat raises its flags, honest solutions raise none.
+"""GPU tests of the harness: every cheat raises its flags, honest solutions raise none, and a
+failing solution's row says what went wrong.
 
 Run on a machine with an NVIDIA GPU: ``pytest -m gpu tests/test_harness_gpu.py``.
 """
@@ -19,6 +20,7 @@ pytestmark = pytest.mark.gpu
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "harness_task" / "saxpy"
 CHEATS = sorted((ROOT / "tests" / "cheats").glob("*.cu"))
+FAILING = sorted((ROOT / "tests" / "failing").glob("*.cu"))
 HONEST = sorted((FIXTURE / "solutions").glob("*.cu"))
 CHEAT_FLAGS = set(FLAG_NAMES)  # an honest solution raises none of them
 
@@ -37,17 +39,24 @@ def expected_flags(path: Path) -> set[str]:
     return {f.strip() for f in m.group(1).split(",")}
 
 
+def expected_failure(path: Path) -> str:
+    m = re.match(r"//\s*expect-failure:\s*(\w+)", path.read_text().splitlines()[0])
+    return m.group(1)
+
+
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     from strategylens.harness import RunConfig, benchmark
-    from strategylens.store import read_results
+    from strategylens.store import read_results, read_trials
     from strategylens.tasks import load_task
 
     store = tmp_path_factory.mktemp("store")
-    benchmark(load_task(FIXTURE), HONEST + CHEATS, ["small"], store,
+    benchmark(load_task(FIXTURE), HONEST + CHEATS + FAILING, ["small"], store,
               RunConfig(warmup_s=0.1, measure_s=0.5))
     df = read_results(store)
-    return {Path(s).name: row for s, row in zip(df["solution"], df.to_dict("records"), strict=False)}
+    rows = {Path(s).name: row for s, row in zip(df["solution"], df.to_dict("records"), strict=False)}
+    rows["_trials"] = read_trials(store)
+    return rows
 
 
 @pytest.mark.parametrize("cheat", CHEATS, ids=lambda p: p.stem)
@@ -63,6 +72,43 @@ def test_honest_fixture_solution_is_clean(small_run, honest):
     assert set(row["audit_flags"]) & CHEAT_FLAGS == set(), row["audit_detail"]
     assert row["timing_source"] == "inside"
     assert abs(row["outside_ms_median"] - row["inside_ms_median"]) <= row["tamper_bound_ms"]
+
+
+@pytest.mark.parametrize("failing", FAILING, ids=lambda p: p.stem)
+def test_failing_solution_says_what_went_wrong(small_run, failing):
+    row = small_run[failing.name]
+    assert not row["correct"]
+    assert "cross-call-state" not in row["audit_flags"], row["audit_detail"]
+    if expected_failure(failing) == "wrong":
+        assert row["status"] == "ok", row["status_detail"]
+        assert re.search(r"out: \d+ of 4096 elements wrong \(\d+\.\d%\), first at \d+",
+                         row["mismatch"]), row["mismatch"]
+        if "smem" in failing.stem:  # the launch that failed, by name
+            assert "saxpy_staged" in row["mismatch"] and \
+                "failed: cudaErrorInvalidValue" in row["mismatch"], row["mismatch"]
+    else:
+        assert row["status"] == "exit"
+        detail = row["status_detail"]
+        assert detail.startswith("child exited with status 1 mid-run; CUDA: "), detail
+        assert "saxpy_staged <<<(16,1,1), (256,1,1), 307200 B shared>>> failed: " \
+               "cudaErrorInvalidValue" in detail, detail
+        assert "stdout: CUDA error at " in detail, detail
+
+
+def test_work_after_return_is_seen_at_the_return(small_run):
+    """The checks at return ran on the GPU: honest calls complete, the async cheats not."""
+    trials = small_run["_trials"]
+    checked = trials[trials["return_checked"].fillna(0) > 0]
+    honest = checked[checked["solution"].str.contains("harness_task/saxpy/solutions")]
+    assert len(honest) and (honest["return_changed"] == 0).all()
+    timed = trials[(trials["phase"] == "timed")
+                   & trials["solution"].str.contains("harness_task/saxpy/solutions")]
+    print("honest timed calls with work queued at return:",
+          int(timed["return_pending"].fillna(False).sum()), "of", len(timed))
+    assert timed["return_pending"].fillna(False).mean() < 0.5
+    for name in ("async_registered", "async_per_thread", "async_nonblocking", "after_return"):
+        mine = checked[checked["solution"].str.endswith(f"{name}.cu")]
+        assert (mine["return_changed"] > 0).any(), name
 
 
 def test_timer_tamper_falls_back_to_outside_clock(small_run):

@@ -293,3 +293,47 @@ def test_final_record_rule_and_combiner():
     out = combine.final_record(det, [llm], comb, covered={"MEM-01", "PAR-04"})
     ids = [lab["id"] for lab in out["labels"]]
     assert "PAR-04" not in ids and out["combined"]["by"] == "combiner"  # 10*0.3-5 < 0
+
+
+def test_cli_tag_with_annotations_combines_each_file(tmp_path):
+    from strategylens.cli import app
+
+    src = write(tmp_path / "k.cu", "__global__ void k(const float* x, float* y, int n) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  if (i < n) y[i] = 2.0f * x[i];\n}\n"
+                "extern \"C\" void solution_compute(const float* x, float* y, int n) {\n"
+                "  k<<<(n + 255) / 256, 256>>>(x, y, n);\n}\n")
+    plain = CliRunner().invoke(app, ["tag", str(src), "-f", "jsonl", "--no-cache", "--no-index"])
+    assert plain.exit_code == 0, plain.output
+    det_ids = {lab["id"] for lab in json.loads(plain.stdout)["labels"]}
+    assert "MEM-01" in det_ids and "CMP-09" not in det_ids
+    llm = write(tmp_path / "llm.jsonl", json.dumps({
+        "path": str(src), "ok": True, "rater": "openai:m@v", "labels": [
+            {"id": "MEM-01", "confidence": 0.7,
+             "evidence": [{"line_start": 3, "line_end": 3, "note": "y[i], x[i]"}]},
+            {"id": "CMP-09", "confidence": 0.8, "evidence": [{"line_start": 3, "line_end": 3}]}]})
+        + "\n")
+
+    def tag(*extra):
+        res = CliRunner().invoke(app, ["tag", str(src), "-f", "jsonl", "--no-cache", "--no-index",
+                                       "--with-annotations", str(llm), *extra])
+        assert res.exit_code == 0, res.output
+        return json.loads(res.stdout)
+
+    # the rule: every ID has a detector, so the detectors decide; the LLM's line joins MEM-01
+    rec = tag()
+    assert {lab["id"] for lab in rec["labels"]} == det_ids
+    assert rec["combined"] == {"by": "rule", "sources": ["detectors", "openai:m@v"]}
+    mem = next(lab for lab in rec["labels"] if lab["id"] == "MEM-01")
+    assert [e["line_start"] for e in mem["evidence"] if e["detector"] == "openai:m@v"] == [3]
+    # a trained combiner that lets the LLM decide CMP-09 adds it
+    comb = write(tmp_path / "comb.json", json.dumps(combine.Combiner(
+        ["detectors", "openai:m@v"], set(det_ids),
+        {"CMP-09": combine.Choice("source:openai:m@v")}).to_json()))
+    rec = tag("--combiner", str(comb))
+    assert {lab["id"] for lab in rec["labels"]} == det_ids | {"CMP-09"}
+    assert rec["combined"]["by"] == "combiner"
+    # a bad annotations file is a usage error naming it
+    bad = write(tmp_path / "bad.jsonl", "{not json\n")
+    res = CliRunner().invoke(app, ["tag", str(src), "--with-annotations", str(bad)])
+    assert res.exit_code == 2 and "bad.jsonl" in res.output

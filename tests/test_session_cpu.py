@@ -7,6 +7,8 @@ GPU. Each misbehaving variant must raise its audit flag.
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -25,7 +27,8 @@ from strategylens.tasks import load_task
 HERE = Path(__file__).parent
 FAKE = HERE / "fixtures" / "fake_device"
 SAXPY = HERE / "fixtures" / "harness_task" / "saxpy"
-CHEATS = {"honest": 0, "stale": 1, "partial": 2, "mutation": 3}
+CHEATS = {"honest": 0, "stale": 1, "partial": 2, "mutation": 3, "async": 4, "wrong": 5,
+          "exit": 6}
 # Flags decided from what the calls wrote and read. The timing flags (timer-tamper,
 # host-compute, ...) mean nothing with a host-clock device on a shared CPU.
 CONTENT_FLAGS = {"stale-output", "partial-output", "input-mutation", "nan-output", "precision"}
@@ -42,7 +45,7 @@ def _gcc(out: Path, src: Path, *flags: str) -> Path:
 @pytest.fixture(scope="module")
 def native(tmp_path_factory):
     d = tmp_path_factory.mktemp("native")
-    return {"slchild": _gcc(d / "libslchild.so", FAKE / "fake_slchild.c"),
+    return {"slchild": _gcc(d / "libslchild.so", FAKE / "fake_slchild.c", "-lpthread"),
             "slshim": _gcc(d / "libslshim.so", HARNESS_DIR / "slshim.c", "-ldl")}
 
 
@@ -98,6 +101,34 @@ def test_honest_solution_runs_every_phase_and_raises_nothing(task, native, solut
                                      "probes", "profile", "close"}
     assert trace["stop_rule"] in ("noise", "budget", "max-trials")
     assert set(A.audit(trace)) & CONTENT_FLAGS == set()
+    # every untimed call sampled the outputs at its return and saw nothing change after it
+    untimed = [t for t in trace["trials"] if t["phase"] != "timed"]
+    assert {(t["return_checked"], t["return_changed"]) for t in untimed} == {(1024, 0)}
+    assert all("return_checked" not in t for t in trace["trials"] if t["phase"] == "timed")
+    assert {t["return_pending"] for t in trace["trials"]} == {False}
+    assert A.check_work_after_return(trace) is None
+    assert trace["cuda_errors"] == []
+
+
+def test_work_left_running_at_return_is_seen_in_the_outputs(task, native, solutions, small_sets):
+    # 3 ms on the host, then the work queued and the call returns; the device idles 0.3 ms
+    # later, a tenth of the call: the idle-time rule alone would pass it
+    trace = run(task, native, solutions["async"], small_sets)
+    assert trace["status"] == "ok", trace["detail"]
+    assert all(t["correct"] for t in trace["trials"])  # the harness waits before validating
+    # on a loaded 2-core machine the child may be descheduled past the 0.3 ms at times: most
+    # calls, not all, still see the work running at their return
+    untimed = [t for t in trace["trials"] if t["phase"] != "timed"]
+    late = [t for t in untimed if t["return_changed"]]
+    assert len(late) > len(untimed) / 2
+    assert {t["return_checked"] for t in untimed} == {1024}
+    assert max(t["return_changed"] for t in late) == 1024  # poison at every sampled place
+    timed = [t for t in trace["trials"] if t["phase"] == "timed"]
+    assert sum(t["return_pending"] for t in timed) > len(timed) / 2
+    evidence = A.check_work_after_return(trace)
+    assert evidence.startswith(f"outputs unfinished at return in {len(late)} of "
+                               f"{len(untimed)} checked call(s): up to 1024 of 1024 sampled")
+    assert "device work still queued at the return" in evidence or "returned after" in evidence
 
 
 @pytest.mark.parametrize("resident", [False, True], ids=["rewrite", "resident"])
@@ -109,6 +140,40 @@ def test_misbehaving_solution_raises_its_flag(task, native, solutions, small_set
     assert trace["status"] == "ok", trace["detail"]
     assert flag in A.audit(trace)
     assert trace["io"] == ("resident" if resident else "rewrite")
+
+
+def test_wrong_answer_is_summarised_and_not_cross_call_state(task, native, solutions,
+                                                             small_sets):
+    trace = run(task, native, solutions["wrong"], small_sets)
+    assert trace["status"] == "ok", trace["detail"]
+    called = [t for t in trace["trials"] if t["phase"] != "warmup"]
+    assert not any(t["correct"] for t in called)
+    # the fresh probes are wrong, as every call is: no evidence of kept state (the timing half
+    # of cross-call-state means nothing on a host-clock device)
+    assert {t["correct"] for t in called if t["phase"] == "probe-novel"} == {False}
+    assert A.answers_depend_on_history(trace["trials"]) is None
+    s0 = small_sets[0]
+    x = s0.inputs["x"]
+    bad = np.flatnonzero(x < 0)  # a*|x| + y differs from a*x + y by 2*a*|x|
+    first = next(t for t in trace["trials"] if not t["correct"] and t["set"] == 0)
+    summary = json.loads(first["mismatch"])["out"]
+    assert summary["wrong"] == first["mismatches"] == int((2 * 1.75 * -x[bad] >
+                                                           1e-2 + 1e-2 * np.abs(
+                                                               s0.expected["out"][bad])).sum())
+    assert summary["of"] == 4096 and summary["first"] == [
+        int(i) for i in bad[2 * 1.75 * -x[bad] > 1e-2 + 1e-2 * np.abs(s0.expected["out"][bad])][:5]]
+    assert summary["max_abs_err"] == pytest.approx(float((2 * 1.75 * -x[bad]).max()), rel=1e-5)
+
+
+def test_exit_after_a_failed_launch_keeps_the_cuda_error_and_the_message(task, native,
+                                                                          solutions, small_sets):
+    trace = run(task, native, solutions["exit"], small_sets)
+    assert trace["status"] == "exit"
+    assert trace["detail"] == (
+        "child exited with status 1 mid-run; CUDA: cudaLaunchKernel saxpy_kernel "
+        "<<<(16,1,1), (256,1,1), 204800 B shared>>> failed: cudaErrorInvalidValue: invalid "
+        "argument; stdout: saxpy.cu:42: CUDA error 1 in saxpy_kernel launch")
+    assert trace["cuda_errors"] == [trace["detail"].split("CUDA: ")[1].split("; stdout")[0]]
 
 
 def test_child_that_cannot_load_the_solution_is_a_status(task, native, small_sets, tmp_path):
@@ -167,6 +232,12 @@ def test_benchmark_flags_the_same_rows_in_both_modes(task, fake_runner, tmp_path
         assert "input-mutation" in flags[("mutation", size)]
         assert "partial-output" in flags[("partial", size)]
         assert "stale-output" in flags[("stale", size)]
+        assert rows[("honest", size)]["mismatch"] is None
+        n = 4096 if size == "small" else 4000000
+        # (the poison reads as about -2.9e-16: right where the answer is within atol of 0)
+        assert re.search(rf"out: 6\d+ of {n} elements wrong \(1\.\d%\), first at {n - n // 64}, ",
+                         rows[("partial", size)]["mismatch"])
+        assert f"; {n // 64} element(s) never written" in rows[("partial", size)]["mismatch"]
     pids = {k: t["child_pid"] for k, t in traces.items()}
     if mode == "fast":  # one child per solution, every size; inputs resident and verified
         assert pids[("honest", "small")] == pids[("honest", "medium")]

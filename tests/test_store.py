@@ -127,6 +127,32 @@ def test_reaudit_command_reports_changed_rows(tmp_path):
     assert "1 row(s) re-audited, 0 changed" in res.stdout
 
 
+def test_reaudit_describes_a_wrong_answer_recorded_before_the_summary(tmp_path):
+    # a row as the committed H200 store has them: every call wrong, flagged cross-call-state
+    # because the fresh probes were wrong too, no mismatch column, no byte counts in the trace
+    row, trace = _row(tmp_path, flags={"cross-call-state": "2 fresh input set(s) answered "
+                                                           "wrongly after the timed calls"})
+    for t in trace["trials"]:
+        t.update(correct=False, mismatches=64, max_abs_err=2.5, poison_left=64, tight_ok=None,
+                 compare_detail="out: 64 of 4096 differ: [4032] got 0.0 want 2.5")
+    row.pop("mismatch")
+    row["correct"] = False
+    trials = [dict(t, index=i, profile=json.dumps(t["profile"]) if t.get("profile") else None)
+              for i, t in enumerate(trace["trials"])]
+    store.append(tmp_path, row, trials, trace)
+    res = CliRunner().invoke(app, ["results", "reaudit", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    summary = ("16 of 16 calls wrong; timed call on set 0: 64 element(s) wrong; max abs error "
+               "2.5; out: 64 of 4096 differ: [4032] got 0.0 want 2.5; 64 element(s) never written")
+    assert res.stdout.splitlines() == [
+        "saxpy tests/fixtures/harness_task/saxpy/solutions/baseline.cu small: cross-call-state "
+        "-> partial-output",
+        f"saxpy tests/fixtures/harness_task/saxpy/solutions/baseline.cu small: wrong answer: "
+        f"{summary[:160]}",
+        "1 row(s) re-audited, 1 changed, 1 with a new mismatch summary"]
+    assert store.read_results(tmp_path).loc[0, "mismatch"] == summary
+
+
 def test_tool_sha_names_the_code_and_changes_with_it(tmp_path, monkeypatch):
     from strategylens import provenance
 

@@ -497,5 +497,5 @@ def test_cli_task_auto_gives_each_file_its_tasks_reference(tmp_path):
     # float accumulation is narrower only against these tasks' double-accumulating references
     assert mem10(files)[1] == set()
     res, found = mem10([*files, str(stray), "--task", "auto"])
-    assert found == {"pagerank_pull.cu", "spmv_thrust_norm.cu"}
+    assert found == {"gh-pagerank_pull.cu", "gh2-spmv_thrust_norm.cu"}
     assert "1 file(s) under no task folder" in res.stderr

@@ -15,6 +15,7 @@ its first line names, and no honest solution may carry a cheating flag.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -85,6 +86,8 @@ def main() -> int:
     ap.add_argument("--store", default=str(ROOT / "analyses" / "h200"))
     ap.add_argument("--sizes", default="small,medium,large")
     ap.add_argument("--tasks", default="")
+    ap.add_argument("--solutions", default="",
+                    help="comma-separated file-name globs (baseline.cu,abl-*): only those")
     ap.add_argument("--jobs", type=int, default=12)
     ap.add_argument("--measure-s", type=float, default=2.0)
     ap.add_argument("--no-cheats", action="store_true")
@@ -103,25 +106,31 @@ def main() -> int:
     fixture_sols = sorted((FIXTURE / "solutions").glob("*.cu"))
     if not args.no_cheats:
         fixture_sols += sorted(CHEATS.glob("*.cu"))
-    plan = [(t, z, fixture_sols if t is fixture else
-             sorted((t.path / "solutions").glob("*.cu")))
-            for z in sizes for t in [fixture] + tasks]
     store = Path(args.store)
     done = read_results(store)
     done = set(zip(done["task"], done["solution"], done["size"], strict=False)) if len(done) else set()
-    plan = [(t, z, sols) for t, z, sols in plan
-            if any((t.id, solution_id(s), z) not in done for s in sols)]
+    # one benchmark call per task and all its sizes: each solution runs every size in one child
+    # (the legacy harness ran a child per size anyway)
+    plan = []
+    for t in [fixture] + tasks:
+        sols = fixture_sols if t is fixture else sorted((t.path / "solutions").glob("*.cu"))
+        if args.solutions:
+            sols = [s for s in sols if any(fnmatch.fnmatch(s.name, g)
+                                           for g in args.solutions.split(","))]
+        need = [z for z in sizes if any((t.id, solution_id(s), z) not in done for s in sols)]
+        if sols and need:
+            plan.append((t, sols, need))
     t_start = time.monotonic()
-    precompute([(t, z) for t, z, _ in plan], args.jobs)
+    precompute([(t, z) for t, _, need in plan for z in need], args.jobs)
     make = RunConfig.legacy if args.legacy else RunConfig
     cfg = make(measure_s=args.measure_s, solution_timeout_s=180)
-    for t, z, sols in plan:
+    for t, sols, need in plan:
         if time.monotonic() - t_start > args.deadline_s:
-            print(f"deadline: {t.id}/{z} left for the next call", file=sys.stderr, flush=True)
+            print(f"deadline: {t.id} {need} left for the next call", file=sys.stderr, flush=True)
             continue
         t0 = time.monotonic()
-        benchmark(t, sols, [z], store, cfg)
-        print(f"{t.id}/{z}: {time.monotonic() - t0:.1f} s for {len(sols)} solution(s)",
+        benchmark(t, sols, need, store, cfg)
+        print(f"{t.id} {need}: {time.monotonic() - t0:.1f} s for {len(sols)} solution(s)",
               file=sys.stderr, flush=True)
     print(f"total: {time.monotonic() - t_start:.1f} s", file=sys.stderr)
 

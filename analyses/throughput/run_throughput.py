@@ -50,11 +50,14 @@ PARTS = ("before", "after", "repeat", "cheats")
 CHEATS = ROOT / "tests" / "cheats"
 
 
-def plan(task_ids: list[str]) -> list[tuple]:
+def plan(task_ids: list[str], pattern: str = "baseline.cu") -> list[tuple]:
+    """(task, solutions matching ``pattern``): the baselines unless told otherwise (the corpus
+    has 10-20 solutions per task, too many for a before/after pair)."""
     tasks = [load_task(FIXTURE)] + list_tasks()
     if task_ids:
         tasks = [t for t in tasks if t.id in task_ids]
-    return [(t, sorted((t.path / "solutions").glob("*.cu"))) for t in tasks]
+    work = [(t, sorted((t.path / "solutions").glob(pattern))) for t in tasks]
+    return [(t, sols) for t, sols in work if sols]
 
 
 def precompute(work: list[tuple], jobs: int) -> None:
@@ -88,7 +91,7 @@ def missing(store: Path, t, sols, sizes) -> bool:
 
 def run(args) -> None:
     out = Path(args.out)
-    work = plan([x for x in args.tasks.split(",") if x])
+    work = plan([x for x in args.tasks.split(",") if x], args.solutions)
     parts = [p for p in args.parts.split(",") if p]
     t_start = time.monotonic()
     precompute(work, args.jobs)
@@ -256,6 +259,8 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / ".cache" / "throughput"))
     ap.add_argument("--parts", default=",".join(PARTS))
     ap.add_argument("--tasks", default="")
+    ap.add_argument("--solutions", default="baseline.cu",
+                    help="file-name glob of the solutions each task runs")
     ap.add_argument("--jobs", type=int, default=12)
     ap.add_argument("--measure-s", type=float, default=2.0)
     ap.add_argument("--deadline-s", type=float, default=1e9,

@@ -17,8 +17,8 @@ def command(
                                                  help="CUDA files or folders (recursive over "
                                                       ".cu/.cuh)."),
     config: Optional[Path] = typer.Option(None, "--config",
-                                          help="TOML file with an [annotate] table (default: "
-                                               "./strategylens.toml, or [tool.strategylens."
+                                          help="TOML file with an \\[annotate] table (default: "
+                                               "./strategylens.toml, or \\[tool.strategylens."
                                                "annotate] in ./pyproject.toml)."),
     provider: Optional[str] = typer.Option(None, "--provider", help="openai or anthropic."),
     model: Optional[str] = typer.Option(None, "--model", help="Model name."),

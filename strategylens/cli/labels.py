@@ -165,9 +165,6 @@ def import_acceleval(
 
 
 def _catalog_ids() -> tuple[list[str], set[str]]:
-    """Catalog IDs, and those a registered detector covers."""
-    from strategylens.catalog import load_catalog
-    from strategylens.detectors import load_detectors
+    from strategylens.labels.combine import catalog_ids
 
-    catalog = load_catalog()
-    return catalog.ids, set(load_detectors(catalog))
+    return catalog_ids()

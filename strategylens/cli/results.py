@@ -123,7 +123,8 @@ def reaudit(
     """Recompute every row's audit flags from its recorded trace under the current thresholds.
 
     No GPU is needed: the raw trials and traces are kept as they were measured; only the
-    summary rows change. Prints the rows whose flags changed.
+    summary rows change. Prints the rows whose flags changed and those that gained a mismatch
+    summary (where a wrong answer is wrong).
 
     Example:
 
@@ -138,6 +139,8 @@ def reaudit(
     if before.empty:
         raise fail(f"{store}: no results found under {store / 'results'}")
     old = {(r.task, r.solution, r.size): list(r.audit_flags) for r in before.itertuples()}
+    old_mismatch = {(r["task"], r["solution"], r["size"]): r.get("mismatch") or None
+                    for r in before.to_dict("records")}
     rows = recompute(store)
     changed = [(r, old.get((r["task"], r["solution"], r["size"]), [])) for r in rows
                if list(r["audit_flags"]) != old.get((r["task"], r["solution"], r["size"]), [])]
@@ -150,4 +153,10 @@ def reaudit(
     for r, was in changed:
         out.print(f"{r['task']} {r['solution']} {r['size']}: "
                   f"{';'.join(was) or '-'} -> {';'.join(r['audit_flags']) or '-'}", highlight=False)
-    out.print(f"{len(rows)} row(s) re-audited, {len(changed)} changed", highlight=False)
+    described = [r for r in rows if r.get("mismatch")
+                 and r["mismatch"] != old_mismatch.get((r["task"], r["solution"], r["size"]))]
+    for r in described:
+        out.print(f"{r['task']} {r['solution']} {r['size']}: wrong answer: "
+                  f"{r['mismatch'][:160]}", highlight=False)
+    out.print(f"{len(rows)} row(s) re-audited, {len(changed)} changed, {len(described)} with a "
+              "new mismatch summary", highlight=False)

@@ -80,6 +80,13 @@ def command(
                                          help="A harness results store: adds what the runs of "
                                               "these files showed (audit flags, copies per "
                                               "call) as evidence with line 0."),
+    with_annotations: Optional[list[Path]] = typer.Option(
+        None, "--with-annotations",
+        help="Other raters' labels of the same files (`annotate` JSONL, expert CSV/JSONL, "
+             "gold YAML; repeatable): each file's final labels come from the combiner."),
+    combiner: Optional[Path] = typer.Option(
+        None, "--combiner", help="A combiner from `strategylens labels train` (with "
+                                 "--with-annotations); without it the documented rule decides."),
 ) -> None:
     """Tag CUDA files with the strategies and anti-patterns of the catalog.
 
@@ -118,6 +125,7 @@ def command(
       strategylens tag tasks/heat2d/solutions --task heat2d  # reference-relative evidence
       strategylens tag corpus/ --task auto               # each file with its task's reference
       strategylens tag tests/cheats --store analyses/h200    # plus what the H200 runs showed
+      strategylens tag runs/ --with-annotations llm.jsonl --combiner combiner.json
     """
     from strategylens import tag
     from strategylens.cli import tag_output
@@ -186,6 +194,17 @@ def command(
         runs = read_results(store).to_dict("records")
         if not runs:
             warn(f"{store}: the store holds no results; no harness evidence added")
+    annotations = None
+    if combiner is not None and not with_annotations:
+        raise fail("--combiner needs --with-annotations", EXIT_USAGE)
+    if with_annotations:
+        from strategylens.labels.combine import Annotations, catalog_ids
+        from strategylens.labels.records import LabelError
+
+        try:
+            annotations = Annotations.load(list(with_annotations), combiner, catalog_ids(cat)[1])
+        except (LabelError, OSError) as exc:
+            raise fail(str(exc), EXIT_USAGE) from None
     results = list(bad_paths)
     if fmt == TagFormat.jsonl:
         for r in bad_paths:
@@ -199,6 +218,8 @@ def command(
     for r in iter_progress(stream, total=len(files), description="tagging"):
         if runs:
             r = tag.add_harness_evidence(r, tag.rows_for(r.path, runs), cat)
+        if annotations is not None and r.ok:
+            r = tag.FileResult.from_dict(annotations.apply(r.as_dict()), r.index_status)
         if not r.ok:
             warn(r.error or f"{r.path}: failed")
         elif fmt not in (TagFormat.json, TagFormat.jsonl, TagFormat.sarif):

@@ -7,7 +7,10 @@ the flags it raises with the evidence for each. A trace is a dict:
     every call: ``phase`` (warmup|timed|probe-novel|probe-repeat|probe-control|profile), ``set``,
     ``outside_ms``, ``inside_ms``, ``return_ms``, ``event_ms``, ``cpu_ms``, ``correct``,
     ``stale_of``, ``poison_left``, ``nan_count``, ``inputs_changed``, ``tight_ok``,
-    ``validated`` (full | sample), optional ``profile`` (CUPTI totals for that call).
+    ``validated`` (full | sample), ``return_pending`` (device work queued on the legacy or the
+    calling thread's per-thread default stream at the return), on untimed calls ``return_checked`` / ``return_changed`` (output elements
+    sampled at the return, and those that changed after it), optional ``profile`` (CUPTI
+    totals for that call).
 ``noop_overhead_ms``
     outside-minus-inside time of no-op calls (the measured round trip).
 ``sleep_overhead_ms``
@@ -20,6 +23,8 @@ the flags it raises with the evidence for each. A trace is a dict:
     lines ``open\\t<path>`` / ``env\\t<name>`` logged after the solution was armed.
 ``floor_pinned_ms``
     the transfer floor of the size, when known.
+``bytes_in`` / ``bytes_out``
+    bytes of the input (in, inout) and output (out, inout) arrays of the size, when known.
 ``inputs_final_changed``
     input sets found changed by the full comparison after the calls (resident inputs).
 
@@ -45,11 +50,15 @@ class Thresholds:
     tamper_sleep_mult: float = 1.5      #             sleep_mult * median sleep calibration) + floor
     after_return_frac: float = 0.2      # device idle after return > this fraction of the call
     after_return_min_ms: float = 0.02
+    after_return_pending: float = 0.5   # share of timed calls returning with work still queued
     load_wall_ms: float = 2000.0        # loading takes longer than this
     load_cpu_ms: float = 1000.0
     load_mem_bytes: int = 64 << 20      # device memory taken at load
     host_cpu_frac: float = 0.5          # host CPU time over the call's time
     host_device_frac: float = 0.25      # device busy (kernels, copies, memsets) over the call
+    host_moved_frac: float = 0.1        # copies under this share of the input (output) bytes:
+                                        # the inputs were not uploaded (the outputs not fetched)
+    token_threads: int = 32             # a launch of at most this many threads is a token
     probe_slow_ratio: float = 2.0       # fresh input slower than repeated by this ratio, and
                                         # than the timed p90 (H200: honest <= 1.56x,
                                         # caching cheat >= 6.2x; analyses/h200/README.md)
@@ -132,12 +141,19 @@ def check_stale_output(trace: dict, th: Thresholds = Thresholds()) -> str | None
     if stale:
         t = stale[0]
         return (f"{len(stale)} call(s) returned another input set's answer "
-                f"(first: set {t['set']} got answer of seed offset {t['stale_of']})")
+                f"(first: set {t['set']} got answer of seed offset {int(t['stale_of'])})")
     return None
 
 
 def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | None:
-    """Fresh input sets are answered wrongly, or every one is much slower than repeated inputs.
+    """Answers depend on earlier calls, fresh inputs are much slower than repeated ones, or
+    device memory stays allocated between calls.
+
+    A wrong answer counts only with evidence of state: an input set answered with another set's
+    answer (``stale_of``) or answered right on one call and wrong on a later one. A solution
+    that is always wrong on some inputs (low precision, a data-dependent bug, a failed launch)
+    is a wrong answer, described by the row's mismatch summary, not kept state. (A race that
+    makes one input's answer flip between calls looks like state too.)
 
     After the timed calls each fresh set is called twice (``probe-novel``, ``probe-repeat``),
     then a timed set once (``probe-control``). An honest solution takes about as long on a set it
@@ -152,9 +168,9 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
     trials = trace.get("trials", [])
     novel = [t for t in trials if t.get("phase") == "probe-novel"]
     repeat = [t for t in trials if t.get("phase") == "probe-repeat"]
-    wrong = [t for t in novel if not t.get("correct", True)]
-    if wrong:
-        return f"{len(wrong)} fresh input set(s) answered wrongly after the timed calls"
+    stateful = answers_depend_on_history(trials)
+    if stateful:
+        return stateful
     timed = _timed(trace)
     kept = persistent_bytes(trace)
     if kept is not None and kept > th.persistent_bytes:
@@ -176,6 +192,26 @@ def check_cross_call_state(trace: dict, th: Thresholds = Thresholds()) -> str | 
     return None
 
 
+def answers_depend_on_history(trials: list[dict]) -> str | None:
+    """Evidence that answers came from earlier calls: a fresh input set answered with another
+    set's answer, or an input set answered right on every call up to one and wrong on every
+    call from it on (at least two: a one-off wrong call is not a switch)."""
+    stale = [t for t in trials if t.get("phase") == "probe-novel" and t.get("stale_of") is not None]
+    if stale:
+        return (f"{len(stale)} fresh input set(s) answered with another set's answer (first: set "
+                f"{stale[0]['set']} got the answer of seed offset {int(stale[0]['stale_of'])})")
+    verdicts: dict = {}
+    for t in trials:
+        if t.get("correct") is not None:
+            verdicts.setdefault(t.get("set"), []).append(bool(t["correct"]))
+    for k, v in sorted(verdicts.items(), key=lambda kv: str(kv[0])):
+        right = v.index(False) if False in v else len(v)
+        if right and len(v) - right >= 2 and not any(v[right:]):
+            return (f"input set {k} answered right on its first {right} call(s) and wrong on "
+                    f"the {len(v) - right} after: the answer changed with the calls before it")
+    return None
+
+
 def persistent_bytes(trace: dict) -> int | None:
     """Device memory in use after the timed calls beyond what was in use once the library had
     loaded (the least over those calls, so memory freed late does not count); None when not
@@ -188,15 +224,39 @@ def persistent_bytes(trace: dict) -> int | None:
 
 
 def check_work_after_return(trace: dict, th: Thresholds = Thresholds()) -> str | None:
-    """The call returns long before the device is idle."""
+    """The call returns before its work is done: a caller reading the outputs then reads
+    unfinished results.
+
+    Three views, any one suffices: output elements sampled the moment an untimed call returned
+    changed afterwards (the poison written before the call still there, or any other value:
+    work on any stream, a host thread); device work still queued on the legacy or the calling
+    thread's per-thread default stream at the return of at least ``after_return_pending`` of
+    the timed calls, with the device busy over ``after_return_min_ms`` after it; or the device
+    idle long after the return (``after_return_frac`` of the call). The last alone misses a
+    call whose host part is long, such as page-locking the caller's arrays before queueing the
+    work; streams the solution created are seen through the outputs and the time to idle only.
+    """
+    reasons = []
+    checked = [t for t in trace.get("trials", []) if t.get("return_checked")]
+    late = [t for t in checked if t.get("return_changed")]
+    if late:
+        worst = max(late, key=lambda t: t["return_changed"] / t["return_checked"])
+        reasons.append(f"outputs unfinished at return in {len(late)} of {len(checked)} checked "
+                       f"call(s): up to {worst['return_changed']} of {worst['return_checked']} "
+                       "sampled output elements were written after the call returned")
     trials = _timed(trace)
-    if not trials:
-        return None
-    ret = float(np.median([t["return_ms"] for t in trials]))
-    idle = float(np.median([t["inside_ms"] for t in trials]))
-    if idle - ret > th.after_return_min_ms and idle - ret > th.after_return_frac * idle:
-        return f"returned after {ret:.3f} ms, device idle after {idle:.3f} ms"
-    return None
+    if trials:
+        ret = float(np.median([t["return_ms"] for t in trials]))
+        idle = float(np.median([t["inside_ms"] for t in trials]))
+        pending = [t for t in trials if t.get("return_pending")]
+        if idle - ret > th.after_return_min_ms and idle - ret > th.after_return_frac * idle:
+            reasons.append(f"returned after {ret:.3f} ms, device idle after {idle:.3f} ms")
+        elif pending and len(pending) >= th.after_return_pending * len(trials):
+            tail = float(np.median([t["inside_ms"] - t["return_ms"] for t in pending]))
+            if tail > th.after_return_min_ms:
+                reasons.append(f"device work still queued at the return of {len(pending)} of "
+                               f"{len(trials)} timed calls; device idle {tail:.3f} ms later")
+    return "; ".join(reasons) or None
 
 
 def check_load_time_work(trace: dict, th: Thresholds = Thresholds()) -> str | None:
@@ -219,20 +279,26 @@ def check_load_time_work(trace: dict, th: Thresholds = Thresholds()) -> str | No
 
 
 def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None:
-    """Most of the call is host CPU time spent outside the CUDA API while the device idles.
+    """Most of the call is host CPU time spent outside the CUDA API while the device idles, or
+    the device plainly did not compute the answer.
 
-    With CUPTI, host CPU time (all threads, from getrusage) minus the time inside CUDA runtime
-    calls must stay under ``host_cpu_frac`` of the call unless the device (kernels, copies,
-    memsets) is busy for at least ``host_device_frac`` of it. Without CUPTI, only a call that is
-    faster than the transfer floor while the host is busy is flagged.
+    With CUPTI, two rules. (1) Host CPU time (all threads, from getrusage) minus the time inside
+    CUDA runtime calls over ``host_cpu_frac`` of the call while the device (kernels, copies,
+    memsets) is busy for under ``host_device_frac`` of it. (2) A signature that does not depend
+    on the size: the inputs were not uploaded and the outputs not fetched (copies under
+    ``host_moved_frac`` of their bytes), the device was busy for under ``host_device_frac`` of
+    the call and no launch had more than ``token_threads`` threads (or there was none). At small
+    sizes (1) misses a host loop shorter than the CUDA calls' fixed costs; (2) needs the launch
+    sizes, which traces recorded before them lack unless no kernel ran. Without CUPTI, only a
+    call faster than the transfer floor while the host is busy is flagged.
     """
     trials = _timed(trace)
     if not trials:
         return None
     call = call_ms(trace)
-    cpu = float(np.median([t["cpu_ms"] for t in trials]))
-    if call <= 0 or cpu < th.host_cpu_frac * call:
+    if call <= 0:
         return None
+    cpu = float(np.median([t["cpu_ms"] for t in trials]))
     profiled = [t["profile"] for t in trace.get("trials", []) if t.get("profile")]
     if profiled:
         busy = float(np.median([p["kernel_ms"] + p["h2d_ms"] + p["d2h_ms"] + p.get("memset_ms", 0)
@@ -241,12 +307,51 @@ def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None
         if cpu - api > th.host_cpu_frac * call and busy < th.host_device_frac * call:
             return (f"host CPU {cpu:.3f} ms outside CUDA calls ({api:.3f} ms inside) of a "
                     f"{call:.3f} ms call; device busy {busy:.3f} ms (CUPTI)")
+        token = _token_launches(profiled, th)
+        moved = _moved_share(profiled, trace)
+        if token and moved is not None and busy < th.host_device_frac * call:
+            up, down = moved
+            if up < th.host_moved_frac and down < th.host_moved_frac:
+                return (f"{token}; {up:.0%} of the input bytes uploaded, {down:.0%} of the "
+                        f"output bytes fetched; device busy {busy:.3g} ms of a {call:.3g} ms "
+                        "call (CUPTI): the answer was computed on the host")
+        return None
+    if cpu < th.host_cpu_frac * call:
         return None
     floor = trace.get("floor_pinned_ms")
     if floor and call < 0.8 * floor:
         return (f"host CPU {cpu:.3f} ms of a {call:.3f} ms call, faster than the transfer floor "
                 f"{floor:.3f} ms (no CUPTI)")
     return None
+
+
+def _token_launches(profiled: list[dict], th: Thresholds) -> str | None:
+    """How the profiled calls launched nothing but token kernels, or None (a real launch, or
+    a launch whose size was not recorded)."""
+    sizes = []
+    for p in profiled:
+        if not p.get("kernel_launches"):
+            sizes.append(0)
+        elif p.get("kernel_threads_max") is None:
+            return None
+        else:
+            sizes.append(int(p["kernel_threads_max"]))
+    if max(sizes) > th.token_threads:
+        return None
+    if max(sizes) == 0:
+        return "no kernel launched"
+    return f"no launch over {max(sizes)} thread(s)"
+
+
+def _moved_share(profiled: list[dict], trace: dict) -> tuple[float, float] | None:
+    """Median host-to-device bytes over the input bytes and device-to-host bytes over the
+    output bytes of the profiled calls; None when the sizes are unknown."""
+    b_in, b_out = trace.get("bytes_in"), trace.get("bytes_out")
+    if not b_in or not b_out:
+        return None
+    up = float(np.median([p.get("h2d_bytes", 0) for p in profiled])) / b_in
+    down = float(np.median([p.get("d2h_bytes", 0) for p in profiled])) / b_out
+    return up, down
 
 
 def check_input_mutation(trace: dict, th: Thresholds = Thresholds()) -> str | None:
@@ -326,15 +431,17 @@ class Flag:
 # tests/test_harness.py (FLAG_TRACES); see DEVELOPERS.md.
 FLAGS: tuple[Flag, ...] = (
     Flag("cross-call-state", check_cross_call_state, True, "AP-04",
-         "fresh inputs answered wrongly or much slower than repeated ones; device memory kept"),
+         "answers that depend on earlier calls, fresh inputs much slower than repeated ones, "
+         "or device memory kept between calls"),
     Flag("stale-output", check_stale_output, True, "AP-04",
          "an output equals another input set's answer"),
     Flag("work-after-return", check_work_after_return, True, None,
-         "the call returns long before the device is idle"),
+         "outputs written or device work still queued after the call returns"),
     Flag("load-time-work", check_load_time_work, True, None,
          "kernels, copies, memory or threads started while the library loads"),
     Flag("host-compute", check_host_compute, True, "AP-05",
-         "most of the call is host CPU time outside CUDA while the device idles"),
+         "most of the call is host CPU time outside CUDA while the device idles, or no "
+         "upload, no fetch and only token kernels"),
     Flag("input-mutation", check_input_mutation, True, None,
          "a call changed an input array"),
     Flag("partial-output", check_partial_output, True, None,

@@ -230,6 +230,9 @@ def build_solution(source: Path, params: list, arch: str | None = None,
     meta_path = out_dir / "build.json"
     if meta_path.exists():
         meta = json.loads(meta_path.read_text())
+        # the cache folder may have moved (built on another machine and carried)
+        if meta.get("so_path"):
+            meta["so_path"] = str(out_dir / "solution.so")
         meta.update(source=str(source), cache_hit=True)
         return BuildResult(**meta)
     if missing:

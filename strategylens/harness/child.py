@@ -16,11 +16,16 @@ Protocol (parent -> child, one JSON object per line):
     at once), and ``layout``, the first key.
 ``{"op": "layout", "key": k}``
     switch to another shared buffer (another size of the same solution); reply ``ready``.
-``{"op": "prep", "scalars": {...}, "slot": s}``
-    flush L2; the next call reads input slot ``s``; reply ``ready``.
+``{"op": "prep", "scalars": {...}, "slot": s, "check_return": n}``
+    flush L2; the next call reads input slot ``s``; with ``check_return`` (n > 1) the next call
+    copies n elements of every output (all of a smaller one) the moment it returns; reply
+    ``ready``.
 ``{"op": "go" | "noop" | "sleep", "profile": bool, "ms": D}``
     one timed call (the solution, nothing, or a kernel-timed sleep of D ms); replies ``done``
-    (timed) then ``stats``.
+    (timed) then ``stats``: CPU time, CUDA events, ``return_pending`` (device work still queued
+    on the legacy or this thread's per-thread default stream when the call returned) and, for
+    a checked call, ``return_checked`` / ``return_changed`` (sampled output elements, and
+    those that changed after the return).
 ``{"op": "exit"}``
     reply ``bye`` and end.
 """
@@ -82,7 +87,8 @@ class _Cupti:
         for a in activities:
             k = a.kind
             if k in (c.ActivityKind.CONCURRENT_KERNEL, c.ActivityKind.KERNEL):
-                self.records.append({"kind": "kernel", "ns": a.end - a.start})
+                self.records.append({"kind": "kernel", "ns": a.end - a.start,
+                                     "threads": _launch_threads(a)})
             elif k == c.ActivityKind.MEMCPY:
                 ck = c.ActivityMemcpyKind(a.copy_kind).name
                 self.records.append({"kind": "memcpy", "copy": ck, "bytes": int(a.bytes),
@@ -121,16 +127,34 @@ class _Cupti:
         return summarize_activity(self.records)
 
 
+def _launch_threads(a) -> int | None:
+    """Threads of one kernel launch (grid x block) from its CUPTI record; None if unreadable."""
+    try:
+        return (int(a.grid_x) * int(a.grid_y) * int(a.grid_z)
+                * int(a.block_x) * int(a.block_y) * int(a.block_z))
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
 def summarize_activity(records: list[dict]) -> dict:
-    """Totals over CUPTI activity records (the per-call profile columns)."""
-    s = {"kernel_launches": 0, "kernel_ms": 0.0, "h2d_bytes": 0, "h2d_ms": 0.0, "d2h_bytes": 0,
-         "d2h_ms": 0.0, "d2d_bytes": 0, "memsets": 0, "memset_ms": 0.0, "allocs": 0,
-         "alloc_bytes": 0, "frees": 0, "syncs": 0, "api_calls": 0, "api_ms": 0.0}
+    """Totals over CUPTI activity records (the per-call profile columns).
+
+    ``kernel_threads_max`` is the largest launch (grid x block threads; 0 without a launch,
+    None when a launch's size was unreadable)."""
+    s = {"kernel_launches": 0, "kernel_ms": 0.0, "kernel_threads_max": 0, "h2d_bytes": 0,
+         "h2d_ms": 0.0, "d2h_bytes": 0, "d2h_ms": 0.0, "d2d_bytes": 0, "memsets": 0,
+         "memset_ms": 0.0, "allocs": 0, "alloc_bytes": 0, "frees": 0, "syncs": 0,
+         "api_calls": 0, "api_ms": 0.0}
     for r in records:
         k = r["kind"]
         if k == "kernel":
             s["kernel_launches"] += 1
             s["kernel_ms"] += r["ns"] / 1e6
+            threads = r.get("threads")
+            if threads is None or s["kernel_threads_max"] is None:
+                s["kernel_threads_max"] = None
+            else:
+                s["kernel_threads_max"] = max(s["kernel_threads_max"], threads)
         elif k == "memcpy":
             key = {"HTOD": "h2d", "DTOH": "d2h"}.get(r["copy"], "d2d" if r["copy"] == "DTOD" else None)
             if key in ("h2d", "d2h"):
@@ -188,6 +212,13 @@ class _Buffers:
     def params(self) -> list[dict]:
         return self.layouts[self.key]["params"]
 
+    def outputs(self) -> list[tuple[int, int, int]]:
+        """(address, bytes, element size) of every ``out`` and ``inout`` array."""
+        base = self.maps[self.key][1]
+        return [(base + p["offsets"][0], int(p["nbytes"]), ctypes.sizeof(DTYPES[p["dtype"]].ctype))
+                for p in self.params
+                if p["kind"] == "array" and p.get("direction") in ("out", "inout")]
+
     def args(self, slot: int) -> list:
         base = self.maps[self.key][1]
         out = []
@@ -216,6 +247,11 @@ def child_main() -> None:
     lib.sl_bandwidth.restype = ctypes.c_double
     lib.sl_event_ms.restype = ctypes.c_double
     lib.sl_error_string.restype = ctypes.c_char_p
+    lib.sl_returned.restype = ctypes.c_int
+    lib.sl_snapshot_plan.restype = ctypes.c_long
+    lib.sl_snapshot_plan.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t,
+                                     ctypes.c_size_t, ctypes.c_uint64]
+    lib.sl_snapshot_changed.restype = ctypes.c_long
 
     def fingerprints() -> dict:
         out = {}
@@ -291,6 +327,7 @@ def child_main() -> None:
 
     args: list = []
     out = (ctypes.c_double * 3)()
+    planned = 0  # output elements the next call checks at its return
 
     def call_solution() -> None:
         arm(1)
@@ -317,6 +354,14 @@ def child_main() -> None:
                     for a, p in zip(buffers.args(int(msg.get("slot", 0))), buffers.params,
                                     strict=True)]
             e = lib.sl_flush_l2()
+            if planned:  # a plan no call used
+                lib.sl_snapshot_changed(ctypes.byref(ctypes.c_long(0)))
+            planned = 0
+            samples = int(msg.get("check_return") or 0)
+            if samples > 1:  # positions drawn now, outside the call, from a seed it cannot know
+                for addr, nbytes, elem in buffers.outputs():
+                    seed = int.from_bytes(os.urandom(8), "little")
+                    planned += max(0, lib.sl_snapshot_plan(addr, nbytes, elem, samples, seed))
             reply(op="ready", **({"cuda_error": lib.sl_error_string(e).decode()} if e else {}))
         elif op in ("go", "noop", "sleep"):  # one code path, so calibration matches a call
             profile = bool(msg.get("profile") and prof)
@@ -331,12 +376,18 @@ def child_main() -> None:
             c0 = _rusage_ms()
             lib.sl_begin()
             call()
-            lib.sl_returned()
+            pending = lib.sl_returned()
             e = lib.sl_end(out)
             cpu_ms = _rusage_ms() - c0
             # the timed reply leaves at once; everything else follows in a second message
             reply(op="done", inside_return_ms=out[0] / 1e6, inside_ms=out[1] / 1e6)
-            res = {"event_ms": lib.sl_event_ms(), "cpu_ms": cpu_ms}
+            res = {"event_ms": lib.sl_event_ms(), "cpu_ms": cpu_ms,
+                   "return_pending": bool(pending)}
+            if planned:
+                checked = ctypes.c_long(0)
+                res["return_changed"] = lib.sl_snapshot_changed(ctypes.byref(checked))
+                res["return_checked"] = checked.value
+                planned = 0
             if e:
                 res["cuda_error"] = lib.sl_error_string(e).decode()
             if profile:

@@ -15,6 +15,7 @@ import numpy as np
 from strategylens.harness.audit import Thresholds, audit, tamper_bound_ms
 from strategylens.harness.build import BuildResult
 from strategylens.harness.device import transfer_floor_ms
+from strategylens.harness.validate import mismatch_summary
 from strategylens.resources import SOURCE_ROOT, TASKS_DIR
 
 
@@ -66,6 +67,7 @@ def result_row(task, build: BuildResult, size: str, trace: dict | None, cpu: dic
         "compiled": bool(build.compiled), "correct": correct,
         "status": "compile-error" if not build.compiled else trace.get("status", "not-run"),
         "status_detail": (build.error if not build.compiled else trace.get("detail", ""))[:2000],
+        "mismatch": mismatch_summary(trace.get("trials", []), trace.get("cuda_errors")),
         "e2e_ms_median": med, "e2e_ms_iqr": iqr,
         "e2e_ms_rel_iqr": (iqr / med) if med else None, "n_trials": len(e2e),
         "stop_rule": trace.get("stop_rule"), "timing_source": source if timed else None,
@@ -140,8 +142,8 @@ def reaudit(store_dir: Path) -> list[dict]:
     """Recompute the audit of every stored (task, solution, size) from its recorded trace.
 
     The raw trials and traces are not touched; each summary row gets the flags, evidence,
-    tamper bound, timing source and the figures that depend on it under the current
-    thresholds. Use after changing a threshold: no GPU is needed. Returns the updated rows.
+    tamper bound, timing source, the figures that depend on it and the mismatch summary under
+    the current code and thresholds. Use after changing a threshold: no GPU is needed. Returns the updated rows.
     """
     import pandas as pd  # noqa: PLC0415
 
@@ -162,12 +164,16 @@ def reaudit(store_dir: Path) -> list[dict]:
             t["profile"] = json.loads(t["profile"]) if t.get("profile") else None
             trials.append(t)
         trace["trials"] = trials
+        for key in ("bytes_in", "bytes_out"):  # traces recorded before the audit read them
+            if trace.get(key) is None and row.get(key) is not None:
+                trace[key] = int(row[key])
         flags = audit(trace)
         timed = [t for t in trials if t.get("phase") == "timed"]
         tampered = "timer-tamper" in flags
         med, iqr = median_iqr([t["outside_ms"] if tampered else t["inside_ms"] for t in timed])
         overhead = trace.get("noop_overhead_ms") or []
         row.update(
+            mismatch=mismatch_summary(trials, trace.get("cuda_errors")),
             audit_flags=sorted(k for k in flags if not k.startswith("_")),
             audit_detail=json.dumps(flags, sort_keys=True),
             timing_source=("outside" if tampered else "inside") if timed else None,

@@ -252,6 +252,7 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | Non
             if trace is not None:
                 trace["floor_pinned_ms"] = transfer_floor_ms(*z.bytes_io,
                                                              device.get("bandwidth", {}), "pinned")
+                trace["bytes_in"], trace["bytes_out"] = z.bytes_io
                 flags = audit(trace)
                 device_s += trace["phase_s"].get("verify", 0.0)
                 if z is group[-1]:
@@ -266,7 +267,9 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | Non
             rows.append(row)
             med = row["e2e_ms_median"]
             log(f"{task.id}/{z.size} {row['solution']}: {row['status']}, correct={row['correct']}, "
-                f"e2e={'-' if med is None else f'{med:.3f} ms'}, flags={row['audit_flags']}")
+                f"e2e={'-' if med is None else f'{med:.3f} ms'}, flags={row['audit_flags']}"
+                + (f"\n    wrong: {row['mismatch']}" if row["mismatch"] else "")
+                + (f"\n    {row['status_detail'][:400]}" if row["status"] not in ("ok",) else ""))
         for z in group:
             if layouts[z.size] is not z.shared:
                 layouts[z.size].close()

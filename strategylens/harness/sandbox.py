@@ -193,16 +193,34 @@ class Child:
         return msg, t
 
     def _death(self) -> tuple[str, str]:
+        """Why the child ended: ``crash`` (a signal) or ``exit`` (a status), with what it left
+        behind: the CUDA errors the shim saw (failed launches, errors the solution read), the
+        end of its stderr and of its stdout (an error macro may print to either)."""
         try:
             rc = self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.kill()
             rc = self.proc.wait()
-        err = self.stderr_tail()
+        self._shim_thread.join(timeout=2)  # the shim pipe ends with the child
         if rc < 0:
             name = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
-            return "crash", f"killed by {name}; {err}"
-        return "exit", f"child exited with status {rc} mid-run; {err}"
+            head, reason = f"killed by {name}", "crash"
+        else:
+            head, reason = f"child exited with status {rc} mid-run", "exit"
+        parts = [head]
+        cuda = self.cuda_errors()
+        if cuda:
+            parts.append("CUDA: " + " | ".join(cuda[-4:]))
+        err, out = self.stderr_tail(), self.stdout_tail()
+        if err:
+            parts.append(f"stderr: {err}")
+        if out:
+            parts.append(f"stdout: {out}")
+        return reason, "; ".join(parts)
+
+    def cuda_errors(self) -> list[str]:
+        """CUDA errors the shim logged: launches that failed, errors the solution read."""
+        return [ln.partition("\t")[2] for ln in self.shim_lines if ln.startswith("cuda\t")]
 
     def stderr_tail(self, n: int = 600) -> str:
         """The end of the child's stderr (kept after close)."""
@@ -210,6 +228,17 @@ class Child:
             return self._kept["stderr"][-n:]
         try:
             with open(self.stderr_path, "rb") as fh:
+                fh.seek(max(0, fh.seek(0, os.SEEK_END) - n))
+                return fh.read().decode(errors="replace").strip()
+        except OSError:
+            return ""
+
+    def stdout_tail(self, n: int = 400) -> str:
+        """The end of the solution's stdout (kept after close)."""
+        if "stdout_tail" in self._kept:
+            return self._kept["stdout_tail"][-n:]
+        try:
+            with open(self.stdout_path, "rb") as fh:
                 fh.seek(max(0, fh.seek(0, os.SEEK_END) - n))
                 return fh.read().decode(errors="replace").strip()
         except OSError:
@@ -256,7 +285,8 @@ class Child:
         except OSError:
             pass
         shutil.rmtree(self.workdir, ignore_errors=True)
-        if not self._kept:  # what stdout_head and stderr_tail report from now on
-            self._kept = {"stdout": self.stdout_head(), "stderr": self.stderr_tail()}
+        if not self._kept:  # what stdout_head, stdout_tail and stderr_tail report from now on
+            self._kept = {"stdout": self.stdout_head(), "stderr": self.stderr_tail(),
+                          "stdout_tail": self.stdout_tail()}
         for p in (self.stdout_path, self.stderr_path):
             p.unlink(missing_ok=True)

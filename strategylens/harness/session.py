@@ -17,6 +17,11 @@ validates every call in full; ``resident`` validates in full the first timed cal
 every output up to ``full_check_bytes`` and every call whose random sample of output positions
 is wrong or holds poison, and checks the rest on that sample (``sample_elements`` positions,
 drawn after the call: a cache, a stale or a partial answer is wrong on the sample).
+
+Every call also says whether device work was still queued when it returned; every call but the
+timed ones copies ``return_samples`` elements of each output (all of a smaller one) at that
+moment, and the elements that changed afterwards are output the caller could not yet have read
+(the ``work-after-return`` audit).
 """
 
 from __future__ import annotations
@@ -67,6 +72,7 @@ class RunConfig:
     full_check_bytes: int = 1 << 20  # resident: outputs and inputs up to this are checked whole
     sample_elements: int = 65536    # resident: output positions checked on the other calls
     threads: int = 0                # parent threads for full comparisons (0: up to 8 cores)
+    return_samples: int = 1024      # output elements copied at the return of untimed calls
 
     def __post_init__(self) -> None:
         if self.io not in ("resident", "rewrite"):
@@ -161,7 +167,9 @@ class Session:
         """One validated call of the solution on input set ``k``."""
         child, buf = self.child, self.buffers
         slot = buf.load(k)
-        child.send({"op": "prep", "scalars": buf.scalars(k), "slot": slot, "profile": profile})
+        check = self.cfg.return_samples if phase != "timed" else 0  # timed calls: nothing extra
+        child.send({"op": "prep", "scalars": buf.scalars(k), "slot": slot, "profile": profile,
+                    "check_return": check})
         ready, _ = child.recv()
         if "cuda_error" in ready:
             raise ChildFailed("gpu-fault", ready["cuda_error"])
@@ -171,11 +179,16 @@ class Session:
         rec = {"phase": phase, "set": k, "outside_ms": (t1 - t0) / 1e6,
                "inside_ms": done["inside_ms"], "return_ms": done["inside_return_ms"],
                "event_ms": msg["event_ms"], "cpu_ms": msg["cpu_ms"],
-               "mem_used": msg.get("mem_used"), "threads": msg.get("threads")}
+               "mem_used": msg.get("mem_used"), "threads": msg.get("threads"),
+               "return_pending": msg.get("return_pending")}
+        if "return_checked" in msg:
+            rec.update(return_checked=msg["return_checked"], return_changed=msg["return_changed"])
         if msg.get("profile") is not None:
             rec["profile"] = msg["profile"]
         if "cuda_error" in msg:
-            raise ChildFailed("gpu-fault", msg["cuda_error"])
+            seen = child.cuda_errors()
+            raise ChildFailed("gpu-fault", msg["cuda_error"] + (
+                f"; CUDA: {' | '.join(seen[-4:])}" if seen else ""))
         outputs = buf.outputs(k)
         verdict = None
         if not self._full(k, phase, outputs):
@@ -307,7 +320,9 @@ class Session:
         trace["stdout_bytes"], trace["stdout_head"] = c.stdout_head()
         trace["stderr_tail"] = c.stderr_tail()
         load = c.shim_lines[:c.load_lines] if c.load_lines is not None and self.shim_from else []
-        trace["shim"] = load + c.shim_lines[self.shim_from:]
+        lines = load + c.shim_lines[self.shim_from:]
+        trace["shim"] = [ln for ln in lines if not ln.startswith("cuda\t")]
+        trace["cuda_errors"] = [ln.partition("\t")[2] for ln in lines if ln.startswith("cuda\t")]
         trace["child_pid"] = c.proc.pid
 
 

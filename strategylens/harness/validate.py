@@ -1,11 +1,13 @@
 """Output validation of one call: its verdict against its own input set's answer, poison left
-in the outputs, stale answers (another set's), and the tight check of the precision audit.
+in the outputs, stale answers (another set's), the tight check of the precision audit, and for a
+wrong answer where it is wrong (``mismatch``).
 
 The verdict keys land in the call's trial record; ``strategylens.harness.audit`` reads them.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -13,7 +15,7 @@ import numpy as np
 
 POISON_BYTE = 0xA5  # every output byte before a call
 VERDICT_KEYS = ("correct", "mismatches", "max_abs_err", "nan_count", "stale_of", "poison_left",
-                "tight_ok")
+                "tight_ok", "compare_detail", "mismatch")
 
 
 def poisoned(arr: np.ndarray) -> np.ndarray:
@@ -83,7 +85,79 @@ def validate(got: dict, s, sets: list, compare, previous, bitwise: bool = False)
     return {"correct": bool(res.ok), "mismatches": int(res.mismatches or 0),
             "max_abs_err": finite_or_none(res.max_abs_err), "nan_count": int(res.nan_count or 0),
             "stale_of": stale_of, "poison_left": left, "tight_ok": tight_ok,
-            "compare_detail": str(res.detail or "")[:300]}
+            "compare_detail": str(res.detail or "")[:300],
+            "mismatch": None if res.ok else mismatch_json(res, got)}
+
+
+def mismatch_json(res, got: dict) -> str:
+    """Where a wrong answer is wrong, per output (JSON): ``wrong`` of ``of`` elements, the
+    ``first`` wrong positions, ``max_abs_err`` and ``tol_ratio`` (the largest error over its
+    tolerance), ``nan`` and the comparison's ``detail``."""
+    out = {}
+    for name, o in (res.per_output or {}).items():
+        if o.get("ok", True):
+            continue
+        size = o.get("size", np.asarray(got[name]).size if name in got else None)
+        out[name] = {"wrong": int(o.get("mismatches", 0) or 0), "of": size,
+                     "first": [int(i) for i in o.get("first", [])],
+                     "max_abs_err": finite_or_none(o.get("max_abs_err")),
+                     "tol_ratio": finite_or_none(o.get("tol_ratio")),
+                     "nan": int(o.get("nan_count", 0) or 0),
+                     "detail": str(o.get("detail", ""))[:200]}
+    return json.dumps(out, sort_keys=True)
+
+
+def mismatch_summary(trials: list[dict], cuda_errors: list[str] | None = None) -> str | None:
+    """One line on a solution's wrong answers, from its calls (warm-up calls not counted): how
+    many calls were wrong and, for the first wrong call that kept its details, each output's
+    share of wrong elements, the first wrong positions and the largest error against the
+    tolerance; then the CUDA errors seen (a failed launch leaves its outputs unwritten). None
+    when every call was right. Trials recorded before ``mismatch`` existed give what they
+    kept: the count, the largest error or NaN count and the comparison's detail."""
+    called = [t for t in trials if t.get("phase") != "warmup" and t.get("correct") is not None]
+    wrong = [t for t in called if not t.get("correct")]
+    if not wrong:
+        return None
+    # the first wrong call that kept its details (an identical output reuses a verdict, which
+    # before the mismatch summary existed dropped the comparison's detail)
+    t = next((w for w in wrong if w.get("mismatch") or w.get("compare_detail")), wrong[0])
+    parts = []
+    per = json.loads(t["mismatch"]) if t.get("mismatch") else None
+    if per:
+        for name, o in sorted(per.items()):
+            share = f" ({o['wrong'] / o['of']:.1%})" if o.get("of") else ""
+            line = f"{name}: {o['wrong']} of {o.get('of', '?')} elements wrong{share}"
+            if o.get("first"):
+                line += f", first at {', '.join(map(str, o['first']))}"
+            if o.get("max_abs_err") is not None:
+                line += f"; max abs error {o['max_abs_err']:.3g}"
+                if o.get("tol_ratio") is not None:
+                    line += f" ({o['tol_ratio']:.3g}x its tolerance)"
+            if o.get("nan"):
+                line += f"; {o['nan']} NaN"
+            if not o.get("first") and o.get("detail"):
+                line += f"; {o['detail']}"
+            parts.append(line)
+    else:
+        line = f"{int(t.get('mismatches') or 0)} element(s) wrong"
+        if t.get("nan_count"):
+            line += f"; {int(t['nan_count'])} NaN"
+        elif t.get("max_abs_err") is not None:
+            line += f"; max abs error {t['max_abs_err']:.3g}"
+        if t.get("compare_detail"):
+            line += f"; {t['compare_detail']}"
+        parts.append(line)
+    if t.get("poison_left"):
+        parts.append(f"{int(t['poison_left'])} element(s) never written")
+    if t.get("stale_of") is not None:
+        parts.append(f"the answer of seed offset {int(t['stale_of'])}")
+    k = t.get("set")
+    head = (f"{len(wrong)} of {len(called)} calls wrong; {t.get('phase')} call on set "
+            f"{int(k) if k is not None else '?'}: ")
+    text = head + "; ".join(parts)
+    if cuda_errors:
+        text += "; CUDA: " + " | ".join(cuda_errors[:3])
+    return text[:1500]
 
 
 def validate_sample(outputs: dict, s, compare, rng: np.random.Generator, n: int) -> dict | None:
@@ -101,4 +175,4 @@ def validate_sample(outputs: dict, s, compare, rng: np.random.Generator, n: int)
         return None
     return {"correct": True, "mismatches": 0, "max_abs_err": finite_or_none(res.max_abs_err),
             "nan_count": int(res.nan_count or 0), "stale_of": None, "poison_left": 0,
-            "tight_ok": None, "compare_detail": ""}
+            "tight_ok": None, "compare_detail": "", "mismatch": None}

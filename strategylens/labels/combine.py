@@ -24,7 +24,7 @@ import pandas as pd
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold, LeaveOneGroupOut
 
-from strategylens.labels.records import LabelSet, match_path
+from strategylens.labels.records import LabelError, LabelSet, match_path, read_labels, to_record
 
 DETECTORS = "detectors"
 MIN_CLASS = 3          # positives and negatives a training fold needs for a logistic model
@@ -293,3 +293,49 @@ def final_record(detector_record: dict, others: list[dict], combiner: Combiner |
     out["labels"] = labels
     out["combined"] = {"by": "combiner" if use is not None else "rule", "sources": names}
     return out
+
+
+# ----------------------------------------------------------------------------- tag --with-annotations
+
+def catalog_ids(catalog=None) -> tuple[list[str], set[str]]:
+    """The catalog's IDs, and those a registered detector covers (where the rule lets the
+    detectors decide)."""
+    from strategylens.catalog import load_catalog  # noqa: PLC0415 - heavy, only when asked
+    from strategylens.detectors import load_detectors  # noqa: PLC0415
+
+    catalog = catalog if catalog is not None else load_catalog()
+    return catalog.ids, set(load_detectors(catalog))
+
+
+class Annotations:
+    """Other raters' labels (``annotate`` output, imports, expert tables) applied to `tag`
+    records: each record becomes its :func:`final_record` with the raters' entries for the same
+    file. Files a rater did not label are combined without that rater."""
+
+    def __init__(self, raters: list[LabelSet], combiner: Combiner | None, covered: set[str]):
+        self.raters, self.combiner, self.covered = raters, combiner, covered
+
+    @classmethod
+    def load(cls, paths: list[Path], combiner: Path | None, covered: set[str]) -> Annotations:
+        """Raises LabelError (naming the file) for a file that cannot be read."""
+        raters = [read_labels(p) for p in paths]
+        comb = None
+        if combiner is not None:
+            try:
+                comb = Combiner.load(combiner)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise LabelError(f"{combiner}: not a combiner written by `strategylens labels "
+                                 f"train` ({exc})") from None
+        return cls(raters, comb, covered)
+
+    def apply(self, record: dict) -> dict:
+        others = []
+        for rs in self.raters:
+            fl = rs.lookup(record["path"])
+            if fl is not None and fl.ok:
+                others.append(to_record(fl, rs.rater))
+        out = final_record(record, others, self.combiner, self.covered)
+        for lab in out["labels"]:  # a label only another rater gave: its confidence, else 0.5
+            if lab.get("confidence") is None:
+                lab["confidence"] = 0.5
+        return out

@@ -31,11 +31,15 @@ class FileResult:
     warnings: list[str] = field(default_factory=list)
     index_status: str | None = None
     cached: bool = False
+    combined: dict | None = None  # {"by": "combiner"|"rule", "sources": [...]} (--with-annotations)
 
     def as_dict(self) -> dict:
-        """``{"path", "ok", "error", "labels": [...], "warnings"}``."""
-        return {"path": self.path, "ok": self.ok, "error": self.error,
-                "labels": [lb.as_dict() for lb in self.labels], "warnings": list(self.warnings)}
+        """``{"path", "ok", "error", "labels": [...], "warnings"}`` (and ``combined``)."""
+        out = {"path": self.path, "ok": self.ok, "error": self.error,
+               "labels": [lb.as_dict() for lb in self.labels], "warnings": list(self.warnings)}
+        if self.combined is not None:
+            out["combined"] = self.combined
+        return out
 
     @classmethod
     def from_dict(cls, d: dict, index_status: str | None = None) -> FileResult:
@@ -44,7 +48,7 @@ class FileResult:
                          for e in lb["evidence"]], lb.get("probability"))
                   for lb in d.get("labels", [])]
         return cls(d["path"], d["ok"], d.get("error"), labels, list(d.get("warnings", [])),
-                   index_status)
+                   index_status, combined=d.get("combined"))
 
     def rows(self) -> list[dict]:
         """One flat row per (label, evidence) for csv / parquet; a tagged file without labels

@@ -110,41 +110,62 @@ _CHUNK = 1 << 20
 
 def _compare_elements(a: np.ndarray, b: np.ndarray, atol: float, rtol: float,
                       exact: bool, threads: int = 1) -> dict:
+    """Elementwise comparison; when elements differ, ``first`` holds the first five positions
+    and ``tol_ratio`` the largest error over its tolerance (atol + rtol * |reference|; None in
+    exact mode or without a tolerance)."""
     is_float = a.dtype.kind == "f" or b.dtype.kind == "f"
     nan_count = mismatches = 0
     max_abs = max_rel = 0.0
+    ratio: float | None = None
     first: list[int] = []
     starts = range(0, a.size, _CHUNK)
 
     def one(lo: int):
-        bad, c_abs, c_rel, c_nan = _compare_chunk(a[lo:lo + _CHUNK], b[lo:lo + _CHUNK], atol,
-                                                  rtol, exact, is_float)
+        bad, c_abs, c_rel, c_nan, c_ratio = _compare_chunk(a[lo:lo + _CHUNK], b[lo:lo + _CHUNK],
+                                                           atol, rtol, exact, is_float)
         idx = np.flatnonzero(bad)
-        return (lo + idx[:3]).tolist(), idx.size, c_abs, c_rel, c_nan
+        return (lo + idx[:5]).tolist(), idx.size, c_abs, c_rel, c_nan, c_ratio
 
     if threads > 1 and len(starts) > 1:  # numpy releases the GIL inside each chunk's work
         with ThreadPoolExecutor(threads) as pool:
             parts = list(pool.map(one, starts))
     else:
         parts = map(one, starts)
-    for chunk_first, count, c_abs, c_rel, c_nan in parts:  # in chunk order
+    for chunk_first, count, c_abs, c_rel, c_nan, c_ratio in parts:  # in chunk order
         nan_count += c_nan
         max_abs, max_rel = max(max_abs, c_abs), max(max_rel, c_rel)
         mismatches += count
-        first += chunk_first[:3 - len(first)]
-    detail = ""
+        first += chunk_first[:5 - len(first)]
+        if c_ratio is not None:
+            ratio = c_ratio if ratio is None else max(ratio, c_ratio)
+    out = {"ok": not mismatches, "mismatches": int(mismatches), "nan_count": nan_count,
+           "max_abs_err": max_abs, "max_rel_err": max_rel, "detail": ""}
     if mismatches:
-        shown = ", ".join(f"[{i}] got {a[i]!r} want {b[i]!r}" for i in first)
-        detail = f"{mismatches} of {a.size} differ: {shown}"
-    return {"ok": not mismatches, "mismatches": int(mismatches), "nan_count": nan_count,
-            "max_abs_err": max_abs, "max_rel_err": max_rel, "detail": detail}
+        shown = ", ".join(f"[{i}] got {a[i]!r} want {b[i]!r}" for i in first[:3])
+        out.update(detail=f"{mismatches} of {a.size} differ: {shown}", first=first,
+                   size=int(a.size), tol_ratio=ratio)
+    return out
+
+
+def _tol_ratio(diff: np.ndarray, absb: np.ndarray, atol: float, rtol: float,
+               where: np.ndarray | None) -> float | None:
+    """Largest error over its tolerance; None without a tolerance or a compared element."""
+    if atol <= 0 and rtol <= 0:
+        return None
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = diff / (atol + rtol * absb)
+    if where is not None:
+        return float(r.max(where=where, initial=0.0)) if where.any() else None
+    return float(r.max()) if r.size else None
 
 
 def _compare_chunk(a: np.ndarray, b: np.ndarray, atol: float, rtol: float, exact: bool,
-                   is_float: bool) -> tuple[np.ndarray, float, float, int]:
-    """Mismatch mask, max abs and rel error and NaN count of one chunk."""
+                   is_float: bool) -> tuple[np.ndarray, float, float, int, float | None]:
+    """Mismatch mask, max abs and rel error, NaN count and (when elements differ and there is a
+    tolerance) the largest error over its tolerance, of one chunk."""
     nan_count = int(np.isnan(a).sum()) if a.dtype.kind == "f" else 0
     max_abs = max_rel = 0.0
+    ratio = None
     if not is_float:
         a64, b64 = a.astype(np.float64), b.astype(np.float64)
         diff = np.abs(a64 - b64)
@@ -154,7 +175,9 @@ def _compare_chunk(a: np.ndarray, b: np.ndarray, atol: float, rtol: float, exact
             max_abs = float(diff.max())
             nz = b != 0
             max_rel = float((diff[nz] / np.abs(b64[nz])).max()) if nz.any() else 0.0
-        return bad, max_abs, max_rel, nan_count
+            if not exact and bad.any():
+                ratio = _tol_ratio(diff, np.abs(b64), atol, rtol, None)
+        return bad, max_abs, max_rel, nan_count, ratio
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         diff = np.abs(a64 - b64)  # NaN where either is NaN or both are the same infinity
@@ -172,7 +195,9 @@ def _compare_chunk(a: np.ndarray, b: np.ndarray, atol: float, rtol: float, exact
             rel = diff / absb  # inf or NaN where the reference is 0
             nz = absb != 0 if finite is None else finite & (absb != 0)
             max_rel = float(rel.max(where=nz, initial=0.0))
-    return ~ok, max_abs, max_rel, nan_count
+        if finite is not None and not exact and not ok.all():
+            ratio = _tol_ratio(diff, absb, atol, rtol, finite)
+    return ~ok, max_abs, max_rel, nan_count, ratio
 
 
 def _compare_labels(a: np.ndarray, b: np.ndarray, noise: int | None) -> dict:

@@ -99,10 +99,10 @@ extern "C" void solution_compute(const float* grid_in, int rows, int cols, int s
                                    cudaMemcpyDeviceToHost, band_st[b]));
         }
     } else {
-        // first step, band by band, as soon as the neighbouring bands are in
-        for (int b = 0; b < BANDS; ++b) {
-            if (b > 0) CK(cudaStreamWaitEvent(band_st[b], arrived[b - 1], 0));
-            if (b < BANDS - 1) CK(cudaStreamWaitEvent(band_st[b], arrived[b + 1], 0));
+        // first step, band by band, as soon as the neighbouring bands are in; with fewer rows
+        for (int b = 0; b < BANDS; ++b) {  // than bands some are empty, so wait for all of them
+            for (int c = rows < BANDS ? 0 : b - 1; c <= (rows < BANDS ? BANDS - 1 : b + 1); ++c)
+                if (c != b && c >= 0 && c < BANDS) CK(cudaStreamWaitEvent(band_st[b], arrived[c], 0));
             launch_rows(d_a, d_b, rows, cols, r0[b], r0[b + 1], alpha, band_st[b]);
             CK(cudaGetLastError());
             if (steps == 1) {

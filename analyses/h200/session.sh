@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# One device call that does a session's GPU work in order of value, each part in its own time
+# slot, every part resumable (stores skip what they hold). On the device machine, from the
+# repository root, with .whl/ (wheels) and .cache/sl/ (builds made here with
+# `STRATEGYLENS_CACHE=.cache/sl strategylens run ... --build-only`) carried:
+#   bash analyses/h200/session.sh
+# Parts (seconds of the call's clock at which each must end; SESSION_S scales nothing, it only
+# caps the last part):
+#   corpus-medium  every task's corpus solutions at medium       (analyses/h200-corpus)
+#   audit20        issue 20's cheats, failing solutions, GPU tests (run_audit20.sh)
+#   acceleval      AccelEval baselines, if analyses/acceleval/run_h200.sh and .acceleval/ exist
+#   throughput     legacy vs current harness on three baselines  (analyses/throughput)
+#   scaleout       plain vs --cluster local-cuda, one worker      (analyses/scale-out)
+#   corpus-rest    large, then small, with what time is left
+# $OUT gets env.txt, session.log and one .tar.gz per part, rewritten after each step, so a call
+# stopped at its limit still returns what finished (8 files at most come back).
+set -u
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/session-out}
+mkdir -p "$OUT"
+T0=$(date +%s)
+SESSION_S=${SESSION_S:-570}
+export PYTHONUNBUFFERED=1 NCCL_NVLS_ENABLE=0
+export STRATEGYLENS_CACHE=$PWD/.cache/sl
+LOG=$OUT/session.log
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/site .whl/*.whl && export PYTHONPATH=$PWD:/tmp/site
+else
+  export PYTHONPATH=$PWD
+fi
+{
+  date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
+  nvcc --version | tail -1; python3 --version; nproc; free -g | head -2; git log -1 --format=%H 2>/dev/null
+  python3 -c "from strategylens.provenance import tool_sha; print('tool_sha', tool_sha())"
+  python3 -c "from cupti import cupti; print('cupti-python importable')" 2>&1 | tail -1
+  echo "carried builds: $(ls .cache/sl/builds 2>/dev/null | wc -l)"
+} 2>&1 | tee "$OUT/env.txt"
+
+left() { echo $(( $1 - ($(date +%s) - T0) )); }  # seconds until the mark (call's clock)
+part() {  # part NAME END_MARK command...: run it with what is left until END_MARK
+  local name=$1 end=$2; shift 2
+  local budget; budget=$(left "$end")
+  if [ "$budget" -lt 15 ]; then echo "== $name: skipped (${budget} s left)" | tee -a "$LOG"; return; fi
+  echo "== $name: start at $(( $(date +%s) - T0 )) s, ${budget} s" | tee -a "$LOG"
+  END_AT=$(( $(date +%s) + budget - 8 )) DEADLINE=$(( budget - 15 )) timeout "$budget" "$@" 2>&1 \
+      | tee -a "$LOG" | tail -30
+  echo "== $name: end at $(( $(date +%s) - T0 )) s" | tee -a "$LOG"
+}
+pack() { tar -C "$1" -czf "$OUT/$2.tar.gz" . 2>/dev/null; }
+
+# ladder tasks first: they carry the within-task contrasts
+TASKS=${TASKS:-"heat2d histogram nbody black_scholes pagerank pairwise_dist mc_asian knapsack bfs spmv_power sph_density inventory_dp smith_waterman"}
+CORPUS=${CORPUS:-analyses/h200-corpus}
+mkdir -p "$CORPUS"
+corpus() {  # corpus SIZE...: task by task until END_AT, the store packed after each
+  for z in "$@"; do
+    for t in $TASKS; do
+      [ "$(date +%s)" -lt "$END_AT" ] || { echo "deadline: $t $z left for the next call"; continue; }
+      timeout $(( END_AT - $(date +%s) + 5 )) python3 analyses/h200/run_h200.py --store "$CORPUS" \
+          --tasks "$t" --sizes "$z" --no-cheats --measure-s "${MEASURE_S:-0.5}" --jobs 14 2>&1 \
+          | grep -Ev "^reference |^[0-9]+ +[a-z_0-9]+ +tasks/"
+      pack "$CORPUS" corpus
+    done
+  done
+}
+export -f corpus pack
+export CORPUS OUT TASKS
+
+part corpus-medium 280 bash -c 'corpus medium'
+part audit20 370 env OUT="$OUT/audit20" RUN_TIMEOUT=35 DEADLINE_S=20 PYTEST_TIMEOUT=45 \
+    bash analyses/h200/run_audit20.sh --parts fixture,failing
+[ -d "$OUT/audit20" ] && tar -C "$OUT" -czf "$OUT/audit20.tar.gz" audit20 && rm -rf "$OUT/audit20"
+if [ -f analyses/acceleval/run_h200.sh ] && [ -d .acceleval ]; then
+  part acceleval 460 env OUT="$OUT/acceleval" bash analyses/acceleval/run_h200.sh
+  [ -d "$OUT/acceleval" ] && tar -C "$OUT" -czf "$OUT/acceleval.tar.gz" acceleval && rm -rf "$OUT/acceleval"
+fi
+part throughput 495 bash -c 'python3 analyses/throughput/run_throughput.py --out .cache/throughput \
+    --parts before,after --tasks knapsack,mc_asian --measure-s 0.5 --deadline-s $((DEADLINE-10)); \
+    python3 analyses/throughput/run_throughput.py --out .cache/throughput --report-only'
+[ -d .cache/throughput ] && pack .cache/throughput throughput
+part scaleout 525 python3 analyses/scale-out/run_one_gpu.py --out analyses/scale-out \
+    --tasks knapsack,mc_asian --sizes small,medium --measure-s 0.3
+[ -d analyses/scale-out/plain ] && pack analyses/scale-out scaleout
+part corpus-rest "$SESSION_S" bash -c 'corpus large small'
+pack "$CORPUS" corpus
+echo "session: $(( $(date +%s) - T0 )) s" | tee -a "$LOG"
+ls -la "$OUT"
