@@ -27,7 +27,7 @@ demo: $(STAMP)
 	$(BIN)/strategylens corpus labels --format json > $(DEMO)/gold.json
 	$(BIN)/strategylens tag tasks/*/solutions tests/cheats tests/fixtures/harness_task/saxpy/solutions --task auto --store analyses/h200 --format jsonl > $(DEMO)/labels.jsonl
 	$(BIN)/strategylens results export analyses/h200 --format csv > $(DEMO)/h200.csv
-	$(BIN)/strategylens report --store analyses/h200 --labels $(DEMO)/labels.jsonl --ladders tasks/*/labels.yaml --out $(DEMO)/report
+	$(BIN)/strategylens report --store analyses/h200 --labels $(DEMO)/labels.jsonl $(foreach f,$(wildcard tasks/*/labels.yaml),--ladders $(f)) --out $(DEMO)/report
 	@echo "demo: gold labels in $(DEMO)/gold.json, tags in $(DEMO)/labels.jsonl, H200 results in $(DEMO)/h200.csv, report in $(DEMO)/report/report.html"
 
 test: $(STAMP)

@@ -240,8 +240,9 @@ def human_table(rows: Sequence[dict], cols: Sequence[str], title: str | None = N
     terminal = out.is_terminal
     table = Table(title=title if terminal else None, show_lines=False,
                   **({} if terminal else {"box": None, "pad_edge": False}))
-    for c in cols:
-        table.add_column(c, overflow="fold" if terminal else "ignore", no_wrap=not terminal)
+    for i, c in enumerate(cols):  # on a terminal the first column (an ID, a path) never folds
+        table.add_column(c, overflow="fold" if terminal else "ignore",
+                         no_wrap=not terminal or i == 0)
     for row in rows:
         table.add_row(*("" if row.get(c) is None else str(_plain(row.get(c))) for c in cols))
     if terminal:
