@@ -245,6 +245,18 @@ def test_ablation_ladder_errors_name_the_file(tmp_path):
         ablations.read_ladders([bad])
 
 
+def test_a_ladder_root_is_not_a_step(tmp_path):
+    """The corpus declares each family's root with base: null, changes: null."""
+    from strategylens.stats import ablations
+
+    labels = tmp_path / "labels.yaml"
+    labels.write_text("root.cu:\n  task: t\n  ablation: {family: f, base: null, changes: null}\n"
+                      "v1.cu:\n  task: t\n  ablation: {family: f, base: root.cu, changes: "
+                      "mem-02}\n")
+    assert ablations.read_ladders([labels]).to_dict("records") == [
+        {"task": "t", "solution": "v1.cu", "family": "f", "base": "root.cu", "changes": "MEM-02"}]
+
+
 def test_cli_ablations_and_report_section(tmp_path):
     from typer.testing import CliRunner
 
