@@ -79,3 +79,17 @@ def test_catalog_list_piped_keeps_one_line_per_row(tmp_path):
     mem01 = [ln for ln in lines if ln.startswith("MEM-01")]
     assert len(mem01) == 1 and "Coalesced global memory access" in mem01[0]
     assert not any(ln.strip() in ("1", "MEM-0") for ln in lines)  # no IDs wrapped at 80
+
+
+def test_report_from_a_terminal_prints_only_the_path_to_stdout(tmp_path):
+    from strategylens import stats
+
+    data = tmp_path / "sim.csv"
+    stats.simulate_corpus(n_tasks=6, n_authors=3, samples=2, seed=3).frame.to_csv(data,
+                                                                                  index=False)
+    out = tmp_path / "stdout.txt"
+    code, shown = run_in_terminal(["report", "--data", str(data), "--out",
+                                   str(tmp_path / "rep"), "--bootstrap", "0"], out)
+    assert code == 0, shown
+    assert out.read_text() == f"{tmp_path / 'rep' / 'report.html'}\n"
+    assert "wrote" in shown

@@ -202,13 +202,21 @@ def test_(
         raise fail(f"unknown ID(s): {', '.join(unknown)}")
     detectors = load_detectors(c)
 
+    from strategylens.cli.common import Steps
+
+    wanted = [e for e in c.entries if not ids or e.id in {i.upper() for i in ids}]
+    total = sum(len(e.examples) for e in wanted)
+    steps = Steps("catalog test", max(total, 1))
+
     def tag(path: Path) -> list:
+        steps(Path(path).name)
         result = tag_example(path, detectors=detectors, index=not no_index, catalog=c)
         if not result.ok:
             err.print(f"[red]error:[/] {path}: {result.error}", highlight=False)
         return result.labels
 
-    outcomes = cat.test_catalog(c, tag, only=ids)
+    with steps:
+        outcomes = cat.test_catalog(c, tag, only=ids)
     bad = [o for o in outcomes if o.outcome in ("missing", "noisy")]
     if details or fmt != Format.human:
         emit([o.__dict__ for o in outcomes if details or o.outcome in ("missing", "noisy")]
