@@ -81,7 +81,9 @@ def _root(
                                help="Only results and errors: no progress, warnings or "
                                     "status lines."),
     verbose: int = typer.Option(0, "--verbose", "-v", count=True,
-                                help="More detail on stderr (phases, timings, cache hits)."),
+                                help="More detail on stderr: the configuration file in use, each "
+                                     "phase of a long command, each tagged file (cached "
+                                     "or not)."),
     config: Optional[Path] = typer.Option(None, "--config", envvar="STRATEGYLENS_CONFIG",
                                           help="Configuration file (default: the nearest "
                                                "strategylens.toml, or pyproject.toml with "

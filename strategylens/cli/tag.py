@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from strategylens.cli.common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SCHEMA_VERSION, Format,
-                                     catalog_version, emit, fail, info, iter_progress,
+                                     catalog_version, debug, emit, fail, info, iter_progress,
                                      jsonl_line, stamped, metadata, use_catalog, warn)
 
 CSV_COLUMNS = ["path", "id", "kind", "confidence", "probability", "intensity", "line_start",
@@ -220,6 +220,8 @@ def command(
             r = tag.add_harness_evidence(r, tag.rows_for(r.path, runs), cat)
         if annotations is not None and r.ok:
             r = tag.FileResult.from_dict(annotations.apply(r.as_dict()), r.index_status)
+        debug(f"{r.path}: {'ok' if r.ok else 'failed'}, {len(r.labels)} label(s)"
+              + (" (cached)" if r.cached else ""))
         if not r.ok:
             warn(r.error or f"{r.path}: failed")
         elif fmt not in (TagFormat.json, TagFormat.jsonl, TagFormat.sarif):
