@@ -194,3 +194,23 @@ def test_q_values_below_a_thousandth_do_not_print_zero():
 
     assert rounded([{"q_value": 0.0, "p_value": 2e-9, "multiplier": 1.23456, "q": 0.02}]) == [
         {"q_value": "<0.001", "p_value": "<0.001", "multiplier": 1.235, "q": 0.02}]
+
+
+def test_sarif_carries_failures_and_notes_as_notifications():
+    from sarif_pydantic import Sarif
+
+    ok = FileResult("k.cu", True, labels=[Label("AP-01", "anti-pattern", 0.9, None,
+                                                [Evidence(3, 3, "X", "why")], 0.7)])
+    ok.notes = ["entry assumed: main"]
+    bad = FileResult("bad.cu", False, "bad.cu: empty file, nothing to tag")
+    log = tag_output.sarif_log([ok, bad], CATALOG, tool_version="1", catalog_version="c",
+                               schema_version=1)
+    Sarif.model_validate(log)
+    inv = log["runs"][0]["invocations"][0]
+    assert inv["executionSuccessful"] is False
+    assert [(n["level"], n["message"]["text"]) for n in inv["toolExecutionNotifications"]] == [
+        ("error", "bad.cu: empty file, nothing to tag"), ("note", "k.cu: entry assumed: main")]
+    (res,) = log["runs"][0]["results"]
+    assert (res["ruleId"], res["level"], res["message"]["text"]) == (
+        "AP-01", "warning", f"AP-01 {CATALOG.get('AP-01').name}: why")
+    assert res["locations"][0]["physicalLocation"]["region"] == {"startLine": 3, "endLine": 3}

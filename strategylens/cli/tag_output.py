@@ -188,7 +188,8 @@ def _rule(entry) -> dict:
 def sarif_log(results: Sequence, catalog, *, tool_version: str, catalog_version: str | None,
               schema_version: int, arguments: Sequence[str] = ()) -> dict:
     """A SARIF 2.1.0 log: the catalog as the tool's rules, one result per label with a location
-    per evidence span, failed files as tool execution notifications."""
+    per evidence span, failed files (level error) and each file's notes (level note) as tool
+    execution notifications."""
     entries = list(getattr(catalog, "entries", []) or [])
     rules = [_rule(e) for e in entries]
     index = {e.id: i for i, e in enumerate(entries)}
@@ -215,11 +216,13 @@ def sarif_log(results: Sequence, catalog, *, tool_version: str, catalog_version:
             found.append(res)
     failures = [{"level": "error", "message": {"text": r.error or f"{r.path}: failed"},
                  "locations": [_location(r.path)]} for r in results if not r.ok]
+    notes = [{"level": "note", "message": {"text": f"{r.path}: {n}"},
+              "locations": [_location(r.path)]} for r in results for n in notes_of(r)]
     invocation = {"executionSuccessful": not failures,
                   "arguments": list(arguments),
                   "workingDirectory": {"uri": Path.cwd().resolve().as_uri() + "/"}}
-    if failures:
-        invocation["toolExecutionNotifications"] = failures
+    if failures or notes:
+        invocation["toolExecutionNotifications"] = failures + notes
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
