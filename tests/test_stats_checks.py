@@ -281,6 +281,6 @@ def test_cli_ablations_and_report_section(tmp_path):
                                 bootstrap=0, inference="cr3",
                                 ladders=ablations.read_ladders([labels]), trials=trials)
     md = paths["markdown"].read_text()
-    assert "## Ablation ladders" in md and "| MEM-02 | S | 1.57 |" in md
+    assert "## Ablation ladders" in md and "| MEM-02 | Shared-memory tiling | S | 1.57 |" in md
     none = CliRunner().invoke(app, ["stats", "ablations", "--data", str(csv)])
     assert none.exit_code == 2 and "no ablation entries" in none.output
