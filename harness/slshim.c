@@ -160,9 +160,18 @@ static void launch_failed(const char *api, const void *func, sl_dim3 g, sl_dim3 
     if (e == 0 || !armed || cuda_lines >= CUDA_LINES_MAX) return;
     cuda_lines++;
     Dl_info info;
-    /* the name only when it is the function's own (dladdr names the nearest symbol before) */
-    const char *kernel = func && dladdr(func, &info) && info.dli_sname && info.dli_saddr == func
-                             ? info.dli_sname : "?";
+    char where[48] = "?";
+    const char *kernel = where;
+    /* the name only when it is the function's own (dladdr names the nearest symbol before);
+     * CUDA 13's launch stubs are hidden, so dladdr has no name: the offset in the library,
+     * which the parent names from the library's symbol table (@0x...) */
+    if (func && dladdr(func, &info)) {
+        if (info.dli_sname && info.dli_saddr == func)
+            kernel = info.dli_sname;
+        else if (info.dli_fbase)
+            snprintf(where, sizeof where, "@0x%lx",
+                     (unsigned long)((const char *)func - (const char *)info.dli_fbase));
+    }
     char err[300], line[900];
     snprintf(line, sizeof line, "%s %.300s <<<(%u,%u,%u), (%u,%u,%u), %zu B shared>>> failed: %s",
              api, kernel, g.x, g.y, g.z, b.x, b.y, b.z, smem, error_text(e, err, sizeof err));

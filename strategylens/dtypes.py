@@ -32,6 +32,8 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
           frozenset({"unsigned int", "unsigned", "uint32_t"}), 0x7F7F7F7F),
     DType("i64", "int64", ctypes.c_int64, "long long", frozenset({"long long", "int64_t", "long"}),
           0x7F7F7F7F7F7F7F7F),
+    DType("u64", "uint64", ctypes.c_uint64, "unsigned long long",
+          frozenset({"unsigned long long", "uint64_t", "unsigned long"}), 0x7F7F7F7F7F7F7F7F),
     DType("f32", "float32", ctypes.c_float, "float", frozenset({"float"})),
     DType("f64", "float64", ctypes.c_double, "double", frozenset({"double"})),
 )}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -742,3 +743,23 @@ def test_tight_shortcut_gives_the_verdict_of_the_second_pass(task, sets):
     assert short(exact, sets[0].expected, True).detail == "within the tight atol (no second pass)"
     short(loose, sets[0].expected, False)  # error 3e-4 > tight atol 1e-5: a real second pass
     assert short(loose, sets[0].expected, True).ok is False
+
+
+@pytest.mark.skipif(not NVCC, reason="nvcc not installed")
+def test_launch_failures_name_the_hidden_kernel_stub(task, tmp_path):
+    # CUDA 13 makes kernel launch stubs hidden: the shim can only give their offset in the
+    # library (@0x...), and the parent names them from the full symbol table
+    src = Path(__file__).parent / "failing" / "smem_exit.cu"
+    so = H.build_solution(src, task.params, arch="sm_90", cache_dir=tmp_path).so_path
+    nm = subprocess.run(["nm", "--defined-only", so], capture_output=True, text=True).stdout
+    stub = next(ln.split() for ln in nm.splitlines() if ln.endswith("saxpy_stagedifPKfS0_Pf")
+                and "device_stub" not in ln)
+    dynamic = subprocess.run(["nm", "-D", "--defined-only", so], capture_output=True,
+                             text=True).stdout
+    assert stub[2] not in dynamic  # hidden: dladdr cannot name it
+    line = (f"__cudaLaunchKernel @0x{int(stub[0], 16):x} <<<(16,1,1), (256,1,1), 307200 B "
+            "shared>>> failed: cudaErrorInvalidValue: invalid argument")
+    named = H.name_launches([line, "cudaGetLastError returned cudaErrorInvalidValue"], so)
+    assert named[0] == line.replace(f"@0x{int(stub[0], 16):x}", stub[2])
+    assert named[1] == "cudaGetLastError returned cudaErrorInvalidValue"
+    assert H.name_launches([line], None) == [line]  # no library: left as the shim wrote it

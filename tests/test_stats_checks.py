@@ -243,6 +243,13 @@ def test_ablation_ladder_errors_name_the_file(tmp_path):
     bad.write_text("v1.cu:\n  task: t\n  ablation: {family: f, changes: MEM-02}\n")
     with pytest.raises(stats.DataError, match=r"labels\.yaml: v1\.cu: ablation needs base"):
         ablations.read_ladders([bad])
+    # a family's root declares base and changes null: not a step, not an error
+    good = tmp_path / "root.yaml"
+    good.write_text("b.cu:\n  ablation: {family: f, base: null, changes: null}\n"
+                    "v.cu:\n  ablation: {family: f, base: b.cu, changes: mem-02}\n")
+    got = ablations.read_ladders([good])
+    assert got[["solution", "family", "base", "changes"]].values.tolist() == [
+        ["v.cu", "f", "b.cu", "MEM-02"]]
 
 
 def test_a_ladder_root_is_not_a_step(tmp_path):

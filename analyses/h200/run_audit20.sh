@@ -8,7 +8,7 @@
 # into its own store, then the GPU tests of the harness (every cheat and failing solution and
 # every task baseline at small). Writes to $OUT: env.txt, run_audit20.log, pytest_gpu.log and
 # the store as audit20-store.tar.gz.
-# Environment: RUN_TIMEOUT (s, default 100), DEADLINE_S (run_audit20.py starts nothing new after
+# Environment: PYTEST_K (a -k expression), RUN_TIMEOUT (s, default 100), DEADLINE_S (run_audit20.py starts nothing new after
 # it, default 55), SKIP_PYTEST=1, PYTEST_TIMEOUT (default 150), STORE.
 set -u
 OUT=${OUT:-/tmp/audit20-out}
@@ -34,7 +34,8 @@ timeout "${RUN_TIMEOUT:-100}" python3 analyses/h200/run_audit20.py --store "$STO
 echo "run_audit20.py: $(( $(date +%s) - t0 )) s" | tee -a "$OUT/run_audit20.log"
 if [ "${SKIP_PYTEST:-0}" != 1 ]; then
   t1=$(date +%s)
-  timeout "${PYTEST_TIMEOUT:-150}" python3 -m pytest -q -rA -m "gpu and not slow" \
+  select=(); [ -n "${PYTEST_K:-}" ] && select=(-k "$PYTEST_K")
+  timeout "${PYTEST_TIMEOUT:-150}" python3 -m pytest -q -rA -m "gpu and not slow" "${select[@]}" \
       tests/test_harness_gpu.py 2>&1 | tail -150 | tee "$OUT/pytest_gpu.log"
   echo "pytest: $(( $(date +%s) - t1 )) s" | tee -a "$OUT/pytest_gpu.log"
 fi

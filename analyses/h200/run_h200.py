@@ -112,7 +112,8 @@ def main() -> int:
     # one benchmark call per task and all its sizes: each solution runs every size in one child
     # (the legacy harness ran a child per size anyway)
     plan = []
-    for t in [fixture] + tasks:
+    with_fixture = not args.tasks or "saxpy" in args.tasks.split(",")  # --tasks names it
+    for t in ([fixture] if with_fixture else []) + tasks:
         sols = fixture_sols if t is fixture else sorted((t.path / "solutions").glob("*.cu"))
         if args.solutions:
             sols = [s for s in sols if any(fnmatch.fnmatch(s.name, g)

@@ -12,6 +12,8 @@
 #   throughput     legacy vs current harness on three baselines  (analyses/throughput)
 #   scaleout       plain vs --cluster local-cuda, one worker      (analyses/scale-out)
 #   corpus-rest    large, then small, with what time is left
+# PARTS (comma-separated) picks parts; TASKS and CORPUS the corpus parts' tasks and store;
+# MEDIUM_END and AUDIT_END move those parts' end marks.
 # $OUT gets env.txt, session.log and one .tar.gz per part, rewritten after each step, so a call
 # stopped at its limit still returns what finished (8 files at most come back).
 set -u
@@ -48,6 +50,8 @@ part() {  # part NAME END_MARK command...: run it with what is left until END_MA
   echo "== $name: end at $(( $(date +%s) - T0 )) s" | tee -a "$LOG"
 }
 pack() { tar -C "$1" -czf "$OUT/$2.tar.gz" . 2>/dev/null; }
+PARTS=${PARTS:-corpus-medium,audit20,acceleval,throughput,scaleout,corpus-rest}
+want() { case ",$PARTS," in *",$1,"*) return 0;; *) return 1;; esac; }
 
 # ladder tasks first: they carry the within-task contrasts
 TASKS=${TASKS:-"heat2d histogram nbody black_scholes pagerank pairwise_dist mc_asian knapsack bfs spmv_power sph_density inventory_dp smith_waterman"}
@@ -67,22 +71,24 @@ corpus() {  # corpus SIZE...: task by task until END_AT, the store packed after 
 export -f corpus pack
 export CORPUS OUT TASKS
 
-part corpus-medium 280 bash -c 'corpus medium'
-part audit20 370 env OUT="$OUT/audit20" RUN_TIMEOUT=35 DEADLINE_S=20 PYTEST_TIMEOUT=45 \
+want corpus-medium && part corpus-medium "${MEDIUM_END:-280}" bash -c 'corpus medium'
+want audit20 && part audit20 "${AUDIT_END:-370}" env OUT="$OUT/audit20" RUN_TIMEOUT=35 DEADLINE_S=20 PYTEST_TIMEOUT=45 \
+    PYTEST_K="not every_task_baseline" \
     bash analyses/h200/run_audit20.sh --parts fixture,failing
-[ -d "$OUT/audit20" ] && tar -C "$OUT" -czf "$OUT/audit20.tar.gz" audit20 && rm -rf "$OUT/audit20"
-if [ -f analyses/acceleval/run_h200.sh ] && [ -d .acceleval ]; then
-  part acceleval 460 env OUT="$OUT/acceleval" bash analyses/acceleval/run_h200.sh
+want audit20 && [ -d "$OUT/audit20" ] && tar -C "$OUT" -czf "$OUT/audit20.tar.gz" audit20 && rm -rf "$OUT/audit20"
+if want acceleval && [ -f analyses/acceleval/run_h200.sh ] && [ -d .acceleval ]; then
+  part acceleval 500 bash -c 'OUT="$OUT/acceleval" bash analyses/acceleval/run_h200.sh \
+      --deadline-s $((DEADLINE-35))'
   [ -d "$OUT/acceleval" ] && tar -C "$OUT" -czf "$OUT/acceleval.tar.gz" acceleval && rm -rf "$OUT/acceleval"
 fi
-part throughput 495 bash -c 'python3 analyses/throughput/run_throughput.py --out .cache/throughput \
-    --parts before,after --tasks knapsack,mc_asian --measure-s 0.5 --deadline-s $((DEADLINE-10)); \
+want throughput && part throughput 530 bash -c 'python3 analyses/throughput/run_throughput.py --out .cache/throughput \
+    --parts before,after --tasks knapsack --measure-s 0.5 --deadline-s $((DEADLINE-10)); \
     python3 analyses/throughput/run_throughput.py --out .cache/throughput --report-only'
-[ -d .cache/throughput ] && pack .cache/throughput throughput
-part scaleout 525 python3 analyses/scale-out/run_one_gpu.py --out analyses/scale-out \
+want throughput && [ -d .cache/throughput ] && pack .cache/throughput throughput
+want scaleout && part scaleout 560 python3 analyses/scale-out/run_one_gpu.py --out analyses/scale-out \
     --tasks knapsack,mc_asian --sizes small,medium --measure-s 0.3
-[ -d analyses/scale-out/plain ] && pack analyses/scale-out scaleout
-part corpus-rest "$SESSION_S" bash -c 'corpus large small'
+want scaleout && [ -d analyses/scale-out/plain ] && pack analyses/scale-out scaleout
+want corpus-rest && part corpus-rest "$SESSION_S" bash -c 'corpus large small'
 pack "$CORPUS" corpus
 echo "session: $(( $(date +%s) - T0 )) s" | tee -a "$LOG"
 ls -la "$OUT"

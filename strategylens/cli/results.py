@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from enum import Enum
 from pathlib import Path
 
 import typer
 
-from strategylens.cli.common import Format, emit, fail, info, out
+from strategylens.cli.common import (EXIT_FINDINGS, EXIT_OK, Format, FormatOption, emit, fail,
+                                     info, out)
 
-app = typer.Typer(help="Read and export a results store.", no_args_is_help=True)
+app = typer.Typer(help="Read and export a results store; import AccelEval's evaluations.",
+                  no_args_is_help=True)
 
 
 class ExportFormat(str, Enum):
@@ -160,3 +163,68 @@ def reaudit(
                   f"{r['mismatch'][:160]}", highlight=False)
     out.print(f"{len(rows)} row(s) re-audited, {len(changed)} changed, {len(described)} with a "
               "new mismatch summary", highlight=False)
+
+
+IMPORT_COLUMNS = ["task", "sample", "size", "ae_correct", "sl_correct", "ae_e2e_ms", "sl_e2e_ms",
+                  "ae_speedup", "sl_speedup", "sl_speedup_on_ae_cpu", "sl_flags", "disagreement"]
+
+
+@app.command("import")
+def import_cmd(
+    run: Path = typer.Argument(..., help="An AccelEval run folder (its eval_results_*.json) or "
+                                         "one eval_results file."),
+    store: Path = typer.Option(None, "--store", help="A strategylens results store with runs of "
+                                                     "the same samples (`strategylens run`)."),
+    output: Path = typer.Option(None, "--output", "-o",
+                                help="Also write the table (.csv, .json or .parquet)."),
+    fmt: Format = FormatOption,
+) -> None:
+    """AccelEval's figures beside strategylens's for the same samples: correctness and speedup
+    as each measured them, strategylens's time against AccelEval's stored CPU time, and where
+    they disagree.
+
+    The store gets the imported table as imports/acceleval/<run>.parquet. Exit code 1 when any
+    sample's verdicts disagree or strategylens raised an audit flag.
+
+    Examples:
+
+      strategylens results import ~/AccelEval/runs/gpt-5_l3_20260101_1200 --store runs/gpt5
+
+      strategylens results import eval_results_20260101_130000.json --format csv
+    """
+    import pandas as pd
+
+    from strategylens.runfolders import RunFolderError, read_eval_results, side_by_side
+    from strategylens.store import read_results
+
+    try:
+        ae = read_eval_results(run)
+    except RunFolderError as exc:
+        raise fail(str(exc)) from None
+    sl = []
+    if store is not None:
+        if not (store / "results").is_dir():
+            raise fail(f"{store}: not a results store (no results/ folder)")
+        sl = read_results(store).to_dict("records")
+    rows = side_by_side(ae, sl)
+    frame = pd.DataFrame(rows)
+    if store is not None and rows:
+        from strategylens.resources import atomic_write
+
+        buf = io.BytesIO()
+        frame.to_parquet(buf, index=False)
+        name = (run if run.is_dir() else run.parent).name
+        atomic_write(store / "imports" / "acceleval" / f"{name}.parquet", buf.getvalue())
+    if output is not None:
+        try:
+            if output.suffix == ".parquet":
+                frame.to_parquet(output, index=False)
+            elif output.suffix == ".json":
+                output.write_text(frame.to_json(orient="records", indent=1) + "\n")
+            else:
+                output.write_text(frame.to_csv(index=False))
+        except OSError as exc:
+            raise fail(f"{output}: cannot write: {exc.strerror or exc}") from None
+    emit(rows, fmt, IMPORT_COLUMNS, title=f"AccelEval vs strategylens: {run.name}")
+    differ = [r for r in rows if r["disagreement"]]
+    raise typer.Exit(EXIT_FINDINGS if differ else EXIT_OK)

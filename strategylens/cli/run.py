@@ -27,13 +27,17 @@ def _solutions(paths: list[Path]) -> list[Path]:
     return found
 
 
-def _by_task(sols: list[Path], task: str | None) -> dict[str, list[Path]]:
+def _by_task(sols: list[Path], task: str | None,
+             acceleval: Path | None = None) -> dict[str, list[Path]]:
     """Solutions grouped by task: all under ``--task``, or each by where it lies."""
-    from strategylens.tasks import group_by_task
+    from strategylens.tasks import TaskError, group_by_task
 
     if task:
         return {task: sols}
-    groups, by_id, errors = group_by_task(sols)
+    try:
+        groups, by_id, errors = group_by_task(sols, acceleval)
+    except TaskError as exc:
+        raise fail(str(exc)) from None
     for e in errors:
         warn(e)
     for s in groups.pop(None, []):
@@ -81,6 +85,11 @@ def command(
                                         help="TOML file with a [cluster] table (default: "
                                              "./strategylens.toml, or [tool.strategylens."
                                              "cluster] in ./pyproject.toml); docs/scale-out.md."),
+    acceleval: Path = typer.Option(None, "--acceleval", envvar="STRATEGYLENS_ACCELEVAL",
+                                   help="An AccelEval checkout: task ids and folders name its "
+                                        "tasks (a run folder's <task>/sample_<k>.cu); solutions "
+                                        "are built with the task's task_io.cu and driven "
+                                        "through it ($STRATEGYLENS_ACCELEVAL)."),
     fmt: Format = FormatOption,
 ) -> None:
     """Run solutions at several sizes; results go to the store as they finish.
@@ -99,6 +108,11 @@ def command(
 
       strategylens run corpus/ --cluster slurm --cluster-config strategylens.toml --store runs/all
 
+      strategylens run ~/AccelEval/runs/gpt-5_l3_20260101_1200 --acceleval ~/AccelEval \
+          --sizes small,medium --store runs/gpt5   # an AccelEval run folder
+
+    A run folder's samples (runs/<model>_l<L>[s2|s2c]_<stamp>/<task>/sample_<k>.cu) keep their
+    model (the author), level, stage and sample number on every row.
     A (solution, size) already in the store is skipped, so an interrupted run resumes.
     Exit code 1 when a solution fails, is incorrect or raises an audit flag (with --build-only:
     when one does not compile).
@@ -110,18 +124,18 @@ def command(
     sols = _solutions(paths)
     if not sols:
         raise fail("no solutions to run")
-    groups = _by_task(sols, task)
+    groups = _by_task(sols, task, acceleval)
     if not groups:
         raise fail("no solution could be matched to a task; give --task")
     loaded = []
     for tid, files in groups.items():
         try:
-            t = load_task(tid)
+            t = load_task(tid, acceleval=acceleval)
         except TaskError as exc:
             raise fail(str(exc)) from None
         bad = [s for s in size_list if s not in t.sizes]
         if bad:
-            raise fail(f"{t.path / 'task.yaml'}: no size {', '.join(bad)} "
+            raise fail(f"{t.path / t.format.marker}: no size {', '.join(bad)} "
                        f"(have {', '.join(t.sizes)})")
         loaded.append((t, files))
     if build_only:
@@ -133,14 +147,16 @@ def command(
     if cluster:
         _on_cluster(cluster, cluster_config, loaded, size_list, store, cfg, arch, remeasure_cpu)
     from strategylens.cli.common import Steps
+    from strategylens.runfolders import samples_by_path
 
+    meta = {p: s.as_row() for p, s in samples_by_path(sols).items()}
     rows = []
     with Steps("run", len(loaded)) as step:
         for t, files in loaded:
             step(f"{t.id} ({len(files)} solution(s))")
             try:
                 rows += benchmark(t, files, size_list, store, cfg, remeasure_cpu=remeasure_cpu,
-                                  arch=arch)
+                                  arch=arch, solution_meta=meta)
             except NoDevice as exc:
                 if rows:
                     emit(rows, fmt, COLUMNS)

@@ -194,6 +194,9 @@ def command(
         runs = read_results(store).to_dict("records")
         if not runs:
             warn(f"{store}: the store holds no results; no harness evidence added")
+    from strategylens.runfolders import samples_by_path
+
+    samples = samples_by_path(files)  # AccelEval run folders: model, level, stage per file
     annotations = None
     if combiner is not None and not with_annotations:
         raise fail("--combiner needs --with-annotations", EXIT_USAGE)
@@ -228,14 +231,14 @@ def command(
             for w in r.warnings:  # machine-readable output carries its warnings
                 warn(w)
         if fmt == TagFormat.jsonl:
-            sys.stdout.write(jsonl_line(r.as_dict(), "tag") + "\n")
+            sys.stdout.write(jsonl_line(_record(r, samples), "tag") + "\n")
             sys.stdout.flush()
         results.append(r)
     results.sort(key=lambda r: r.path)
     rows = [row for r in results for row in r.rows()]
     if fmt == TagFormat.json:
         meta = metadata("tag")
-        sys.stdout.write(json.dumps([stamped(r.as_dict(), meta=meta) for r in results],
+        sys.stdout.write(json.dumps([stamped(_record(r, samples), meta=meta) for r in results],
                                     indent=2, default=str) + "\n")
     elif fmt == TagFormat.csv:
         emit(rows, Format.csv, columns=CSV_COLUMNS)
@@ -281,9 +284,18 @@ def _reference_groups(files: list) -> list[tuple[list, bytes | None]]:
              "tagged without a reference")
     out = []
     for tid, group in grouped.items():
-        ref = by_id[tid].path / "reference.c" if tid else None
+        ref = by_id[tid].reference_file() if tid else None
         out.append((group, ref.read_bytes() if ref is not None and ref.is_file() else None))
     return out
+
+
+def _record(r, samples: dict) -> dict:
+    """A file's JSON record, with its run folder's author, level, stage and sample if any."""
+    rec = r.as_dict()
+    sample = samples.get(str(Path(r.path).resolve()))
+    if sample is not None:
+        rec.update(sample.as_row(), task=sample.task)
+    return rec
 
 
 def _compare(files, fmt, jobs, entry, index, cache, max_bytes, extra_catalog, bounds) -> None:

@@ -16,11 +16,15 @@ app = typer.Typer(help="The task suite: list tasks, show one, generate inputs, r
                   no_args_is_help=True)
 
 SizeOption = typer.Option(..., "--size", "-s", help="small, medium or large")
+AccelEvalOption = typer.Option(None, "--acceleval", envvar=T.ACCELEVAL_ENV,
+                               help="An AccelEval checkout (or its tasks/ folder): task ids name "
+                                    "its tasks instead of the bundled ones "
+                                    "($STRATEGYLENS_ACCELEVAL).")
 
 
-def _load(task_id: str) -> T.Task:
+def _load(task_id: str, acceleval: Path | None = None) -> T.Task:
     try:
-        return T.load_task(task_id)
+        return T.load_task(task_id, acceleval=acceleval)
     except T.TaskError as exc:
         raise fail(str(exc)) from exc
 
@@ -34,12 +38,17 @@ def _check_size(task: T.Task, size: str) -> None:
 def list_cmd(
     fmt: Format = FormatOption,
     root: Path = typer.Option(None, "--root", help="Task folder to scan (default: the bundled tasks)."),
+    acceleval: Path = AccelEvalOption,
 ) -> None:
     """List the tasks (id, domain, signature, sizes, correctness mode).
 
-    Examples: `strategylens tasks list`, `strategylens tasks list --format json`.
+    Examples: `strategylens tasks list`, `strategylens tasks list --format json`,
+    `strategylens tasks list --acceleval ~/AccelEval` (its 42 tasks).
     """
-    found, errors = T.scan_tasks(root)
+    try:
+        found, errors = T.scan_tasks(root, acceleval=acceleval)
+    except T.TaskError as exc:
+        raise fail(str(exc)) from exc
     for message in errors:
         warn(message)
     emit([t.summary_row() for t in found], fmt,
@@ -55,12 +64,14 @@ def show_cmd(
     no_bytes: bool = typer.Option(False, "--no-bytes",
                                   help="Skip bytes in/out (they generate each size's inputs once, "
                                        "then come from the cache)."),
+    acceleval: Path = AccelEvalOption,
 ) -> None:
     """Show one task: semantics, parameters, sizes with state bytes in and out.
 
-    Example: `strategylens tasks show heat2d`.
+    Examples: `strategylens tasks show heat2d`,
+    `strategylens tasks show dbscan --acceleval ~/AccelEval`.
     """
-    task = _load(task_id)
+    task = _load(task_id, acceleval)
     row = task.summary_row()
     row["description"] = task.description
     row["params"] = [vars(p) for p in task.params]
@@ -77,6 +88,8 @@ def show_cmd(
             row["bytes"][size] = {"in": b_in, "out": b_out}
     if task.unknown:
         row["unknown"] = task.unknown
+    if task.extra:
+        row["acceleval"] = task.extra
     if fmt != Format.human:
         emit([row], fmt)
         return
@@ -96,6 +109,11 @@ def show_cmd(
     lines += ["", f"correctness: {c.mode}{tol}", "", "description", task.description.rstrip()]
     if task.unknown:
         lines.append(f"not given by the task folder: {', '.join(task.unknown)}")
+    if task.extra:
+        x = task.extra
+        lines += ["", f"AccelEval task {x.get('task_json_id')} (category {x.get('category')}), "
+                      f"timing {json.dumps(x.get('timing'))}, files {', '.join(x['files'])}"]
+        lines += [f"note: {n}" for n in x.get("notes", [])]
     typer.echo("\n".join(lines))
 
 
@@ -110,15 +128,20 @@ def gen_cmd(
     seed_offset: int = typer.Option(0, "--seed-offset", help="Input set k uses seed + k."),
     out: Path = typer.Option(None, "--out", help="Folder to write (default: the cache, "
                                                   "$STRATEGYLENS_CACHE/inputs/<id>/<size>-s<k>)."),
+    acceleval: Path = AccelEvalOption,
     fmt: Format = FormatOption,
 ) -> None:
     """Generate inputs: arrays into inputs.npz, scalars and provenance into meta.json.
 
-    Example: `strategylens tasks gen bfs --size medium --seed-offset 1`.
+    An AccelEval task's own gen_data.py runs in the cache (never in the checkout), with every
+    seed shifted by the seed offset; its input.bin stays there (the row's `input_bin`).
+
+    Examples: `strategylens tasks gen bfs --size medium --seed-offset 1`,
+    `strategylens tasks gen dbscan --size small --acceleval ~/AccelEval`.
     """
     from strategylens.cli.common import check_output, writing
 
-    task = _load(task_id)
+    task = _load(task_id, acceleval)
     _check_size(task, size)
     if out is not None:
         check_output(out, "folder")
@@ -139,8 +162,16 @@ def gen_cmd(
             "task_sha256": task.content_hash()}
     with writing(folder):
         (folder / "meta.json").write_text(json.dumps(meta, indent=2, default=str))
-    emit([{"task": task.id, "size": size, "seed_offset": seed_offset, "path": str(folder),
-           "bytes": int(sum(v.nbytes for v in arrays.values()))}], fmt)
+    row = {"task": task.id, "size": size, "seed_offset": seed_offset, "path": str(folder),
+           "bytes": int(sum(v.nbytes for v in arrays.values()))}
+    if task.format.adapter and (task.path / "gen_data.py").exists():
+        from strategylens.tasks.acceleval_gen import gen_record, input_folder
+
+        made = input_folder(task, size, seed_offset)
+        rec = gen_record(made)
+        row.update(input_bin=str(made / "input.bin"), magic=rec["magic"],
+                   gen_s=round(rec["gen_s"], 3))
+    emit([row], fmt)
 
 
 @app.command("reference")
@@ -151,14 +182,18 @@ def reference_cmd(
     seed_offset: int = typer.Option(0, "--seed-offset"),
     remeasure: bool = typer.Option(False, "--remeasure", help="Ignore cached results."),
     cpu: int = typer.Option(None, "--cpu", help="Core to pin to (default: the last allowed)."),
+    acceleval: Path = AccelEvalOption,
     fmt: Format = FormatOption,
 ) -> None:
     """Compile the C reference (gcc -O2), run it pinned to one core, store expected outputs.
 
     Every trial's time is kept; the median is reported with CPU model, gcc, host and commit.
-    Example: `strategylens tasks reference heat2d --size medium --trials 5`.
+    An AccelEval task's reference runs through its task_io_cpu.c adapter, built with
+    strategylens's reader of input.bin (both magics) into the cache.
+    Examples: `strategylens tasks reference heat2d --size medium --trials 5`,
+    `strategylens tasks reference dbscan --size small --acceleval ~/AccelEval`.
     """
-    task = _load(task_id)
+    task = _load(task_id, acceleval)
     _check_size(task, size)
     err.print(f"{task.id} {size}: running the reference ({trials} trials)...", highlight=False)
     try:
@@ -168,7 +203,12 @@ def reference_cmd(
         raise fail(str(exc), EXIT_FINDINGS) from exc
     row = dict(run.record)
     row["cached"] = run.cached
-    row["expected"] = str(T.expected_key(task, size, seed_offset).with_suffix(".npz"))
+    if task.format.adapter:
+        from strategylens.tasks.acceleval_ref import expected_key
+
+        row["expected"] = str(expected_key(task, size, seed_offset).with_suffix(".npz"))
+    else:
+        row["expected"] = str(T.expected_key(task, size, seed_offset).with_suffix(".npz"))
     if fmt == Format.human:
         trials_ms = ", ".join(f"{t * 1e3:.3f}" for t in row["trials_s"])
         typer.echo(f"{task.id} {size}: median {row['median_s'] * 1e3:.3f} ms over "

@@ -26,7 +26,7 @@ import importlib
 _EXPORTS = {
     "audit": ["FLAGS", "CHECKS", "Thresholds", "tamper_bound_ms"],  # the function: .audit.audit
     "build": ["BuildResult", "build_many", "build_native", "build_report", "build_solution",
-              "detect_arch", "libraries_used", "nvcc_version", "param_dict", "parse_ptxas",
+              "detect_arch", "libraries_used", "name_launches", "nvcc_version", "param_dict", "parse_ptxas",
               "wrapper_source", "CUDA_HOME"],
     "buffers": ["InputSet", "SharedBuffers", "layout_for"],
     "child": ["child_main", "summarize_activity"],

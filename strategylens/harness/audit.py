@@ -461,6 +461,13 @@ FLAG_LABELS: dict[str, str] = {f.name: f.label for f in FLAGS if f.label}
 CHECKS = {f.name: f.check for f in FLAGS}
 
 
+def apply_not_applicable(flags: dict[str, str], trace: dict) -> dict[str, str]:
+    """``flags`` without those the trace's ``not_applicable`` says cannot apply (an
+    adapter-driven AccelEval task, say); their reasons stay in the trace and on the row."""
+    na = trace.get("not_applicable") or {}
+    return {k: v for k, v in flags.items() if (na.get(k) or {}).get("applies") != "no"}
+
+
 def audit(trace: dict, th: Thresholds = Thresholds()) -> dict[str, str]:
     """Every flag the trace raises, mapped to its evidence.
 
@@ -481,4 +488,4 @@ def audit(trace: dict, th: Thresholds = Thresholds()) -> dict[str, str]:
             flags["_audit_errors"] += f"{f.name}: {exc!r}; "
         if res:
             flags[f.name] = res
-    return flags
+    return apply_not_applicable(flags, trace)

@@ -7,6 +7,7 @@ parallel, and a compile error is a result, not an exception. Nothing here needs 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -317,3 +318,39 @@ def build_report(builds: list[BuildResult], task_id: str, solution_id) -> list[d
                              spill_stores=k["spill_stores"], spill_loads=k["spill_loads"],
                              barriers=k["barriers"], error=""))
     return rows
+
+
+# ------------------------------------------------------------------------ names of launch stubs
+
+_OFFSET = re.compile(r"@0x([0-9a-f]+)")
+
+
+@functools.lru_cache(maxsize=64)
+def _functions(so_path: str) -> dict[int, str]:
+    """Offset -> name of every function in a library's full symbol table (.symtab holds the
+    hidden ones, such as CUDA 13's kernel launch stubs, that dladdr cannot name)."""
+    from elftools.common.exceptions import ELFError  # noqa: PLC0415
+    from elftools.elf.elffile import ELFFile  # noqa: PLC0415
+
+    out: dict[int, str] = {}
+    try:
+        with open(so_path, "rb") as fh:
+            elf = ELFFile(fh)
+            for name in (".symtab", ".dynsym"):
+                table = elf.get_section_by_name(name)
+                for sym in table.iter_symbols() if table is not None else []:
+                    if sym["st_info"]["type"] == "STT_FUNC" and sym["st_value"]:
+                        out.setdefault(sym["st_value"], sym.name)
+    except (OSError, ELFError):
+        pass
+    return out
+
+
+def name_launches(lines: list[str], so_path: str | None) -> list[str]:
+    """The shim's CUDA lines with each ``@0x<offset>`` (a launch whose stub the child could not
+    name) replaced by the function at that offset of the solution's library, when known."""
+    if not so_path or not any("@0x" in ln for ln in lines):
+        return lines
+    funcs = _functions(str(so_path))
+    return [_OFFSET.sub(lambda m: funcs.get(int(m.group(1), 16), m.group(0)), ln)
+            for ln in lines]

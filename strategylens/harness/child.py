@@ -28,6 +28,21 @@ Protocol (parent -> child, one JSON object per line):
     those that changed after the return).
 ``{"op": "exit"}``
     reply ``bye`` and end.
+
+An AccelEval task (``setup["adapter"]``) is driven through its adapter instead of ``sl_entry``:
+
+``{"op": "adapter-setup", "key": k, "sets": [...]}``
+    for every input set of layout k: a ``TaskData`` whose tensors point into the set's slot of
+    the shared buffer, ``task_setup`` with allocation tracking on (``sl_ae_track``), and the
+    buffers it left behind; a set's ``plan`` entries ``[index, param, bytes]`` name the buffers
+    to poison before each call and copy into ``param``'s region after it (used only when that
+    buffer exists, was zero and has that size). Reply ``adapter`` with what each set got.
+``prep`` / ``go``
+    as above, with ``task_run`` on the context of the slot; the planned buffers are poisoned at
+    ``prep`` and copied out after the timed window.
+``{"op": "text", "slot": s, "path": p}``
+    ``task_write_output`` of slot s's context into ``p`` (relative to the child's folder);
+    reply ``text``.
 """
 
 from __future__ import annotations
@@ -212,6 +227,12 @@ class _Buffers:
     def params(self) -> list[dict]:
         return self.layouts[self.key]["params"]
 
+    def pointer(self, name: str, slot: int) -> int:
+        """Address of array ``name``'s region for ``slot`` in the current layout."""
+        base = self.maps[self.key][1]
+        p = next(q for q in self.params if q["name"] == name)
+        offsets = p["offsets"]
+        return base + offsets[slot if slot < len(offsets) else 0]
     def outputs(self) -> list[tuple[int, int, int]]:
         """(address, bytes, element size) of every ``out`` and ``inout`` array."""
         base = self.maps[self.key][1]
@@ -229,6 +250,84 @@ class _Buffers:
             offsets = p["offsets"]
             out.append(ctypes.c_void_p(base + offsets[slot if slot < len(offsets) else 0]))
         return out
+
+
+class _Tensor(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int), ("data", ctypes.c_void_p),
+                ("count", ctypes.c_int64)]
+
+
+class _Param(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_char_p), ("value", ctypes.c_int64)]
+
+
+class _TaskData(ctypes.Structure):  # harness/acceleval/acceleval_io.h
+    _fields_ = [("num_inputs", ctypes.c_int), ("inputs", ctypes.POINTER(_Tensor)),
+                ("num_params", ctypes.c_int), ("params", ctypes.POINTER(_Param))]
+
+
+class _Adapter:
+    """The contexts task_setup made for each input set of each layout, and their buffers."""
+
+    def __init__(self, sol) -> None:
+        self.sol = sol
+        sol.task_run.restype = sol.task_write_output.restype = None
+        sol.task_setup.restype = ctypes.c_void_p
+        sol.task_setup.argtypes = [ctypes.POINTER(_TaskData), ctypes.c_char_p]
+        sol.task_run.argtypes = [ctypes.c_void_p]
+        sol.task_write_output.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        sol.sl_ae_get.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
+                                  ctypes.POINTER(ctypes.c_size_t)]
+        self.sets: dict[str, list[dict]] = {}
+        self.keep: list = []  # TaskData and its strings live as long as the contexts
+
+    def setup(self, key: str, specs: list[dict], buffers: _Buffers) -> list[dict]:
+        out = []
+        self.sets[key] = []
+        for slot, spec in enumerate(specs):
+            tensors = (_Tensor * max(1, len(spec["tensors"])))()
+            for i, (name, code) in enumerate(spec["tensors"]):
+                tensors[i] = _Tensor(name.encode(), int(code), buffers.pointer(name, slot),
+                                     int(spec["counts"][i]))
+            params = (_Param * max(1, len(spec["params"])))()
+            for i, (k, v) in enumerate(spec["params"]):
+                params[i] = _Param(k.encode(), int(v))
+            td = _TaskData(len(spec["tensors"]), tensors, len(spec["params"]), params)
+            folder = os.path.abspath(spec["dir"]).encode()
+            self.keep += [tensors, params, td, folder]
+            t0 = time.monotonic_ns()
+            self.sol.sl_ae_track(1)
+            ctx = self.sol.task_setup(ctypes.byref(td), folder)
+            self.sol.sl_ae_track(0)
+            setup_ms = (time.monotonic_ns() - t0) / 1e6
+            found = []
+            for i in range(self.sol.sl_ae_count()):
+                ptr, n = ctypes.c_void_p(), ctypes.c_size_t()
+                self.sol.sl_ae_get(i, ctypes.byref(ptr), ctypes.byref(n))
+                if ptr.value != ctx:
+                    found.append((ptr.value, n.value))
+            # a buffer task_setup left all zero: an output not yet written
+            zero = [(p, n) for p, n in found if ctypes.string_at(p, n).count(0) == n]
+            plan = []
+            for index, param, nbytes in spec.get("plan", []):
+                if index < len(zero) and zero[index][1] == nbytes:
+                    plan.append((zero[index][0], nbytes, param))
+            self.sets[key].append({"ctx": ctx, "plan": plan})
+            out.append({"ok": bool(ctx), "setup_ms": setup_ms, "buffers": [n for _, n in zero],
+                        "other_allocations": len(found) - len(zero),
+                        "planned": [param for _, _, param in plan]})
+        return out
+
+    def poison(self, key: str, slot: int) -> None:
+        for ptr, n, _ in self.sets[key][slot]["plan"]:
+            ctypes.memset(ptr, 0xA5, n)
+
+    def copy_out(self, key: str, slot: int, buffers: _Buffers) -> None:
+        for ptr, n, param in self.sets[key][slot]["plan"]:
+            ctypes.memmove(buffers.pointer(param, slot), ptr, n)
+
+    def ctx(self, key: str, slot: int) -> int:
+        return self.sets[key][slot]["ctx"]
 
 
 def child_main() -> None:
@@ -306,9 +405,12 @@ def child_main() -> None:
     arm = getattr(ctypes.CDLL(None), "sl_shim_arm", None) or (lambda on: None)
     arm(1)
     t0 = time.monotonic_ns()
+    adapter = None
     try:
         sol = ctypes.CDLL(so_path)
-        entry = sol.sl_entry
+        entry = sol.task_run if setup.get("adapter") else sol.sl_entry
+        if setup.get("adapter"):
+            adapter = _Adapter(sol)
     except (OSError, AttributeError) as exc:
         arm(0)
         reply(op="error", reason="load-failed", detail=str(exc))
@@ -319,9 +421,10 @@ def child_main() -> None:
     load = {"wall_ms": load_ns / 1e6, "cpu_ms": _rusage_ms() - cpu0,
             "mem_delta": mem_used() - mem0, "threads_delta": _threads() - thr0,
             "profile": prof.stop() if prof else None}
-    entry.argtypes = [ctypes.c_void_p if p["kind"] == "array" else DTYPES[p["dtype"]].ctype
-                      for p in buffers.params]
-    entry.restype = None
+    if adapter is None:
+        entry.argtypes = [ctypes.c_void_p if p["kind"] == "array" else DTYPES[p["dtype"]].ctype
+                          for p in buffers.params]
+        entry.restype = None
     reply(op="loaded", sandbox=sandbox, fp_before=fp_before, fp_after=fingerprints(), load=load,
           mem_used=mem_used(), threads=_threads(), **info)
 
@@ -348,17 +451,25 @@ def child_main() -> None:
         msg = json.loads(line)
         op = msg["op"]
         if op == "prep":  # the arguments are built here, outside the timed window
-            scalars = msg.get("scalars", {})
-            args = [a if a is not None or p["name"] not in scalars
-                    else DTYPES[p["dtype"]].ctype(scalars[p["name"]])
-                    for a, p in zip(buffers.args(int(msg.get("slot", 0))), buffers.params,
-                                    strict=True)]
+            slot = int(msg.get("slot", 0))
+            if adapter is not None:
+                if buffers.key in adapter.sets and slot < len(adapter.sets[buffers.key]):
+                    adapter.poison(buffers.key, slot)
+                    args = [ctypes.c_void_p(adapter.ctx(buffers.key, slot))]
+            else:
+                scalars = msg.get("scalars", {})
+                args = [a if a is not None or p["name"] not in scalars
+                        else DTYPES[p["dtype"]].ctype(scalars[p["name"]])
+                        for a, p in zip(buffers.args(slot), buffers.params, strict=True)]
             e = lib.sl_flush_l2()
             if planned:  # a plan no call used
                 lib.sl_snapshot_changed(ctypes.byref(ctypes.c_long(0)))
             planned = 0
             samples = int(msg.get("check_return") or 0)
-            if samples > 1:  # positions drawn now, outside the call, from a seed it cannot know
+            # positions drawn now, outside the call, from a seed it cannot know; not for an
+            # adapter-driven call, whose outputs live in the adapter's buffers, not the layout
+            # (adapter.not_applicable names the check)
+            if samples > 1 and adapter is None:
                 for addr, nbytes, elem in buffers.outputs():
                     seed = int.from_bytes(os.urandom(8), "little")
                     planned += max(0, lib.sl_snapshot_plan(addr, nbytes, elem, samples, seed))
@@ -381,6 +492,8 @@ def child_main() -> None:
             cpu_ms = _rusage_ms() - c0
             # the timed reply leaves at once; everything else follows in a second message
             reply(op="done", inside_return_ms=out[0] / 1e6, inside_ms=out[1] / 1e6)
+            if op == "go" and adapter is not None and args:
+                adapter.copy_out(buffers.key, slot, buffers)
             res = {"event_ms": lib.sl_event_ms(), "cpu_ms": cpu_ms,
                    "return_pending": bool(pending)}
             if planned:
@@ -399,6 +512,13 @@ def child_main() -> None:
         elif op == "layout":
             buffers.use(msg["key"])
             reply(op="ready", mem_used=mem_used())
+        elif op == "adapter-setup":
+            reply(op="adapter", sets=adapter.setup(msg["key"], msg["sets"], buffers),
+                  mem_used=mem_used())
+        elif op == "text":
+            adapter.sol.task_write_output(adapter.ctx(buffers.key, int(msg["slot"])),
+                                          msg["path"].encode())
+            reply(op="text", path=msg["path"])
         elif op == "exit":
             reply(op="bye")
             return

@@ -50,7 +50,8 @@ def result_row(task, build: BuildResult, size: str, trace: dict | None, cpu: dic
     source = "outside" if tampered else "inside"
     e2e = [t["outside_ms"] if tampered else t["inside_ms"] for t in timed]
     med, iqr = median_iqr(e2e)
-    called = [t for t in trace.get("trials", []) if t.get("phase") != "warmup"]
+    called = [t for t in trace.get("trials", []) if t.get("phase") != "warmup"
+              and t.get("validated") != "skipped"]
     correct = bool(build.compiled and trace.get("status") == "ok" and called
                    and all(t.get("correct") for t in called))
     profiled = [t["profile"] for t in trace.get("trials", []) if t.get("profile")]
@@ -86,6 +87,9 @@ def result_row(task, build: BuildResult, size: str, trace: dict | None, cpu: dic
         "speedup": (cpu_ms / med) if (cpu_ms and med and correct) else None,
         "audit_flags": sorted(k for k in flags if not k.startswith("_")),
         "audit_detail": json.dumps(flags, sort_keys=True),
+        "audit_not_applicable": json.dumps(trace.get("not_applicable") or {}, sort_keys=True),
+        "calls_not_checked": sum(t.get("validated") == "skipped"
+                                 for t in trace.get("trials", [])),
         "profile_available": bool(profiled),
         "profile_missing": "" if profiled else (trace.get("cupti_error") or "no profiled calls"),
         "kernel_launches": prof.get("kernel_launches"), "kernel_ms": prof.get("kernel_ms"),

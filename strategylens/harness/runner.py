@@ -107,9 +107,10 @@ def task_compare(task, threads: int = 1, tight_shortcut: bool = False):
 
 
 def _clean_run(trace: dict) -> bool:
-    """The session ended normally and every call after the warm-up was correct."""
+    """The session ended normally and every checked call after the warm-up was correct."""
     return trace["status"] == "ok" and all(t.get("correct") for t in trace["trials"]
-                                            if t["phase"] != "warmup")
+                                            if t["phase"] != "warmup"
+                                            and t.get("validated") != "skipped")
 
 
 def device_facts(native: dict[str, Path], cfg: RunConfig) -> dict:
@@ -128,9 +129,18 @@ def device_facts(native: dict[str, Path], cfg: RunConfig) -> dict:
     return _DEVICE_CACHE[cfg.device]
 
 
+def _build(task, sources: list[Path], arch: str) -> list:
+    """Builds of every source: with the task's adapter (AccelEval), else the signature wrapper."""
+    if task.format.adapter:
+        from strategylens.harness import adapter  # noqa: PLC0415
+
+        return adapter.build_many(sources, task, arch)
+    return build_many(sources, task.params, arch)
+
+
 def build_only(task, sources: list[Path], arch: str | None = None) -> list[dict]:
     """Compile every solution of ``task`` (no GPU): rows of :func:`build_report`."""
-    builds = build_many(sorted(sources, key=str), task.params, arch or detect_arch())
+    builds = _build(task, sorted(sources, key=str), arch or detect_arch())
     return build_report(builds, task.id, solution_id)
 
 
@@ -144,7 +154,18 @@ class _Size:
         self.sets, self.cpu = input_sets(task, size, remeasure_cpu=remeasure_cpu)
         log(f"{task.id}/{size}: inputs and reference ready in {time.monotonic() - t0:.1f} s "
             f"(cpu {self.cpu.get('median_s', 0) * 1e3:.2f} ms, cached={self.cpu.get('cached')})")
-        self.bytes_io = bytes_in_out(task, self.sets[0])
+        self.not_applicable = None
+        if task.format.adapter:  # AccelEval: input.bin tensors in, the adapter's buffers out
+            from strategylens.harness import adapter  # noqa: PLC0415
+            from strategylens.tasks.acceleval_gen import same_as_first  # noqa: PLC0415
+
+            params = adapter.layout_params(self.sets, self.cpu)
+            self.bytes_io = adapter.bytes_in_out(self.sets[0])
+            same = [s.seed_offset for s in self.sets[1:]
+                    if same_as_first(task, size, s.seed_offset)]
+            self.not_applicable = adapter.not_applicable(task, size, self.cpu, self.sets, same)
+        else:
+            self.bytes_io = bytes_in_out(task, self.sets[0])
         self.params, self.cfg = params, cfg
         self.shared = self.new_buffers() if cfg.io == "resident" else None
 
@@ -166,7 +187,7 @@ class _Size:
 def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | None,
               cfg: RunConfig | None = None, remeasure_cpu: bool = False,
               arch: str | None = None, log=None, sink=None,
-              prepared: dict | None = None) -> list[dict]:
+              prepared: dict | None = None, solution_meta: dict | None = None) -> list[dict]:
     """Build, run, audit and store every (solution, size) not already in the store.
 
     With ``cfg.child_per == "size"`` every (solution, size) gets its own child and is stored
@@ -181,6 +202,8 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | Non
     (a scale-out worker returns them to the one writer); ``store_dir`` may then be None (no
     resume check). ``prepared`` keeps each size's input sets and references across calls, keyed
     by (task, size): the caller owns and closes them (a worker reuses a task's large inputs).
+    ``solution_meta`` maps a solution's resolved path to columns added to its rows (a run
+    folder's author, level, stage and sample).
 
     Raises
     ------
@@ -205,11 +228,15 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | Non
     native = build_native()
     arch = arch or detect_arch()
     uniq = sorted({s for s, _ in todo}, key=str)
-    builds = dict(zip(uniq, build_many(uniq, task.params, arch), strict=False))
+    builds = dict(zip(uniq, _build(task, uniq, arch), strict=False))
+    if task.format.adapter and cfg.io != "resident":
+        log(f"{task.id}: AccelEval tasks run with resident inputs (each input set's context "
+            "keeps pointers into its own region); io=rewrite is not used")
+        cfg = cfg.with_(io="resident")
     failed = [b for b in builds.values() if not b.compiled]
     log(f"{task.id}: {len(builds) - len(failed)} of {len(builds)} solution(s) built for {arch}")
     device = device_facts(native, cfg)
-    params = [param_dict(p) for p in task.params]
+    params = None if task.format.adapter else [param_dict(p) for p in task.params]
     resident = cfg.io == "resident"
     compare = task_compare(task, cfg.parent_threads if resident else 1, tight_shortcut=resident)
     elementwise = task.correctness.mode in ("exact", "numeric")
@@ -223,14 +250,27 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | Non
         state kept across sizes changes no verdict."""
         b = builds[src]
         results, session, layouts = [], None, {z.size: z.buffers() for z in group}
+        plan = None
+        if task.format.adapter and b.compiled:
+            from strategylens.harness.adapter import AdapterPlan  # noqa: PLC0415
+
+            plan = AdapterPlan.for_sizes(task, group)
+
+        def new_session(z, **kw):
+            if plan is not None:
+                from strategylens.harness.adapter import AdapterSession  # noqa: PLC0415
+
+                return AdapterSession(b, z.size, layouts[z.size], cfg, native, compare,
+                                      CUDA_HOME, elementwise, layouts=layouts, plan=plan, **kw)
+            return Session(b, z.size, layouts[z.size], cfg, native, compare, CUDA_HOME,
+                           elementwise, layouts=layouts, **kw)
+
         for z in group:
             t0 = time.monotonic()
             trace = None
             if b.compiled:
                 child = session.child if session is not None else None
-                session = Session(b, z.size, layouts[z.size], cfg, native, compare, CUDA_HOME,
-                                  elementwise, child=child,
-                                  loaded=session.loaded if child else None, layouts=layouts)
+                session = new_session(z, child=child, loaded=session.loaded if child else None)
                 trace = session.run()
                 if child is not None and not _clean_run(trace):
                     if session.child is not None:
@@ -238,8 +278,7 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | Non
                     first = {"status": trace["status"], "detail": trace["detail"][:300],
                              "wrong_calls": sum(not t.get("correct") for t in trace["trials"]
                                                 if t["phase"] != "warmup")}
-                    session = Session(b, z.size, layouts[z.size], cfg, native, compare,
-                                      CUDA_HOME, elementwise, layouts=layouts)
+                    session = new_session(z)
                     trace = session.run()
                     trace["reused_child_outcome"] = first
             results.append((z, trace, time.monotonic() - t0))
@@ -252,6 +291,8 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | Non
             if trace is not None:
                 trace["floor_pinned_ms"] = transfer_floor_ms(*z.bytes_io,
                                                              device.get("bandwidth", {}), "pinned")
+                if z.not_applicable is not None:
+                    trace["not_applicable"] = z.not_applicable
                 trace["bytes_in"], trace["bytes_out"] = z.bytes_io
                 flags = audit(trace)
                 device_s += trace["phase_s"].get("verify", 0.0)
@@ -260,6 +301,7 @@ def benchmark(task, sources: list[Path], sizes: list[str], store_dir: Path | Non
                                             for _, t, _ in results if t is not None)
             row = result_row(task, b, z.size, trace, z.cpu, device, cfg, z.bytes_io, flags,
                              device_s)
+            row.update((solution_meta or {}).get(str(Path(src).resolve()), {}))
             trials = [dict(t, task=task.id, solution=row["solution"], size=z.size, index=i,
                            profile=json.dumps(t.get("profile")) if t.get("profile") else None)
                       for i, t in enumerate((trace or {}).get("trials", []))]

@@ -22,6 +22,7 @@ import threading
 import time
 from pathlib import Path
 
+from strategylens.harness.build import name_launches
 from strategylens.resources import PACKAGE_DIR, SOURCE_ROOT, TASKS_DIR, cache_root
 
 CHILD_COMMAND = "from strategylens.harness.child import child_main; child_main()"
@@ -77,19 +78,26 @@ class Child:
 
     ``limits`` is any object with ``call_timeout_s``, ``solution_timeout_s`` and
     ``mem_limit_bytes`` (a :class:`~strategylens.harness.session.RunConfig`). ``memfds`` are
-    the shared buffers the child maps (passed at start, named in ``setup["layouts"]``).
+    the shared buffers the child maps (passed at start, named in ``setup["layouts"]``);
+    ``copy_in`` maps paths inside the child's folder to files copied there first (an AccelEval
+    adapter's data_dir).
     """
 
     def __init__(self, native: dict[str, Path], setup: dict, limits,
-                 memfds: list[int] = ()) -> None:
+                 memfds: list[int] = (), copy_in: dict[str, Path] | None = None) -> None:
         self.cfg = limits
         self.workdir = Path(tempfile.mkdtemp(prefix="sl-child-"))
+        for rel, src in (copy_in or {}).items():  # files the solution's side may read
+            dst = self.workdir / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
         req_r, self.req_w = os.pipe()
         self.resp_r, resp_w = os.pipe()
         self.shim_r, shim_w = os.pipe()
         pass_fds = [req_r, resp_w, shim_w, *memfds]
         if setup.get("landlock"):
             setup["rw_paths"] = list(setup.get("rw_paths", [])) + [str(self.workdir)]
+        self.so_path = setup.get("so_path")  # the build's library, for naming launches
         if setup.get("so_path"):  # the solution loads from the child's own directory
             local = self.workdir / "solution.so"
             shutil.copy2(setup["so_path"], local)
@@ -220,7 +228,8 @@ class Child:
 
     def cuda_errors(self) -> list[str]:
         """CUDA errors the shim logged: launches that failed, errors the solution read."""
-        return [ln.partition("\t")[2] for ln in self.shim_lines if ln.startswith("cuda\t")]
+        return name_launches([ln.partition("\t")[2] for ln in self.shim_lines
+                              if ln.startswith("cuda\t")], self.so_path)
 
     def stderr_tail(self, n: int = 600) -> str:
         """The end of the child's stderr (kept after close)."""

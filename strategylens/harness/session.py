@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from strategylens.harness.buffers import SharedBuffers
-from strategylens.harness.build import BuildResult
+from strategylens.harness.build import BuildResult, name_launches
 from strategylens.harness.sandbox import Child, ChildFailed, allowed_paths
 from strategylens.harness.stopping import MaxTrials, MinTime, RelNoise, Stopping, TimeBudget
 from strategylens.harness.validate import VERDICT_KEYS, validate, validate_sample
@@ -72,6 +72,8 @@ class RunConfig:
     full_check_bytes: int = 1 << 20  # resident: outputs and inputs up to this are checked whole
     sample_elements: int = 65536    # resident: output positions checked on the other calls
     threads: int = 0                # parent threads for full comparisons (0: up to 8 cores)
+    text_budget_s: float = 30.0     # AccelEval tasks: parent time for reading text outputs of
+                                    # timed calls whose output bytes changed, per size
     return_samples: int = 1024      # output elements copied at the return of untimed calls
 
     def __post_init__(self) -> None:
@@ -108,13 +110,18 @@ def rotation(rng: random.Random):
 
 
 def start_child(build: BuildResult, layouts: dict[str, SharedBuffers], first: str,
-                cfg: RunConfig, native: dict[str, Path], cuda_home: Path) -> tuple[Child, dict]:
+                cfg: RunConfig, native: dict[str, Path], cuda_home: Path,
+                adapter: bool = False, copy_in: dict[str, Path] | None = None
+                ) -> tuple[Child, dict]:
     """A child with the solution loaded, mapping buffer ``first`` (it may switch to any other
-    of ``layouts`` later); returns it and its ``loaded`` reply."""
+    of ``layouts`` later); returns it and its ``loaded`` reply. ``adapter``: the solution is
+    an AccelEval build driven through its task_io adapter (``copy_in``: its data folders)."""
     setup = {"so_path": build.so_path, "layouts": {k: b.setup() for k, b in layouts.items()},
              "layout": first, "device": cfg.device, "cupti": cfg.cupti,
-             "landlock": cfg.landlock, "ro_paths": allowed_paths(cuda_home), "rw_paths": ["/dev"]}
-    child = Child(native, setup, cfg, memfds=[b.memfd for b in layouts.values()])
+             "landlock": cfg.landlock, "ro_paths": allowed_paths(cuda_home), "rw_paths": ["/dev"],
+             "adapter": adapter}
+    child = Child(native, setup, cfg, memfds=[b.memfd for b in layouts.values()],
+                  copy_in=copy_in)
     try:
         loaded, _ = child.recv(180)
     except ChildFailed:
@@ -189,6 +196,16 @@ class Session:
             seen = child.cuda_errors()
             raise ChildFailed("gpu-fault", msg["cuda_error"] + (
                 f"; CUDA: {' | '.join(seen[-4:])}" if seen else ""))
+        self.check(k, phase, slot, rec)
+        rec["inputs_changed"] = buf.inputs_changed(k)
+        if rec["inputs_changed"] and buf.resident:
+            buf.restore(k)  # the next call on this set gets its real inputs again
+        self.trace["trials"].append(rec)
+        return rec
+
+    def check(self, k: int, phase: str, slot: int, rec: dict) -> None:
+        """Validate the outputs of the call just made on set ``k`` into ``rec``."""
+        buf = self.buffers
         outputs = buf.outputs(k)
         verdict = None
         if not self._full(k, phase, outputs):
@@ -203,11 +220,6 @@ class Session:
             self.last_verdict[k] = (got, {key: verdict[key] for key in VERDICT_KEYS})
             rec["validated"] = "full"
         rec.update(verdict)
-        rec["inputs_changed"] = buf.inputs_changed(k)
-        if rec["inputs_changed"] and buf.resident:
-            buf.restore(k)  # the next call on this set gets its real inputs again
-        self.trace["trials"].append(rec)
-        return rec
 
     def _timed_op(self, op: dict) -> tuple[dict, float]:
         """A prep then one calibration call (noop or sleep); its outside time in ms."""
@@ -219,10 +231,14 @@ class Session:
         return msg, (t1 - t0) / 1e6
 
     # ------------------------------------------------------------------ phases
+    adapter = False                      # AdapterSession: driven through task_io
+    copy_in: dict[str, Path] | None = None
+
     def start(self) -> None:
         if self.child is None:
             self.child, self.loaded = start_child(self.build, self.layouts, self.buffers.key,
-                                                  self.cfg, self.native, self.cuda_home)
+                                                  self.cfg, self.native, self.cuda_home,
+                                                  self.adapter, self.copy_in)
             self.shim_from = 0
         else:  # the child ran an earlier size: same load, this size's buffer
             self.child.restart_clock()
@@ -322,7 +338,8 @@ class Session:
         load = c.shim_lines[:c.load_lines] if c.load_lines is not None and self.shim_from else []
         lines = load + c.shim_lines[self.shim_from:]
         trace["shim"] = [ln for ln in lines if not ln.startswith("cuda\t")]
-        trace["cuda_errors"] = [ln.partition("\t")[2] for ln in lines if ln.startswith("cuda\t")]
+        trace["cuda_errors"] = name_launches([ln.partition("\t")[2] for ln in lines
+                                              if ln.startswith("cuda\t")], c.so_path)
         trace["child_pid"] = c.proc.pid
 
 

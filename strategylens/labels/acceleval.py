@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from strategylens.labels.records import FileLabels, Label, LabelError, LabelSet
+from strategylens.runfolders import sample_of
 
 DEFAULT_MAPPING = Path(__file__).with_name("acceleval_patterns.yaml")
 _SAMPLE = re.compile(r"sample_(\d+)\.cu$")
@@ -97,7 +98,9 @@ def read_acceleval_analysis(path: Path | str, mapping: Mapping | None = None,
             source = sample.read_text(errors="replace").splitlines()
         except OSError:
             source = []
-        fl = FileLabels(str(sample), task=task, author=run_dir.name,
+        found_sample = sample_of(sample)  # the model of the sample's meta, else the run folder
+        fl = FileLabels(str(sample), task=task,
+                        author=found_sample.model if found_sample else run_dir.name,
                         ok=not entry.get("parse_error"),
                         error="the analyser's reply did not parse" if entry.get("parse_error")
                         else None)

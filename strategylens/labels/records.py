@@ -137,7 +137,8 @@ def read_tag_jsonl(path: Path | str, rater: str | None = None) -> LabelSet:
                                       "; ".join(e.get("note", "") for e in lab.get("evidence") or []
                                                 if isinstance(e, dict) and e.get("note")))
         found.add(FileLabels(str(rec["path"]), labels, ok=bool(rec.get("ok", True)),
-                             error=rec.get("error"), task=rec.get("task")))
+                             error=rec.get("error"), task=rec.get("task"),
+                             author=rec.get("author")))
     return found
 
 

@@ -36,7 +36,7 @@ ABLATION_COLUMNS = ["strategy", "kind", "ladder_effect_log", "ladder_low_log",
 def read_ladders(paths: Iterable[str | Path]) -> pd.DataFrame:
     """Ablation declarations from labels.yaml files (file name -> entry with ``task`` and
     ``ablation: {family, base, changes}``); entries without ``ablation``, and a family's root
-    (``base: null, changes: null``), are skipped.
+    (``base: null, changes: null``), are not steps and are skipped.
 
     Raises
     ------
@@ -62,7 +62,7 @@ def read_ladders(paths: Iterable[str | Path]) -> pd.DataFrame:
             abl = entry["ablation"]
             if isinstance(abl, dict) and abl.get("family") and abl.get("base") is None \
                     and abl.get("changes") is None:
-                continue  # the family's root (base: null): the first step names it as its base
+                continue  # a family's root (base: null): an independent solution, no step
             missing = [k for k in ("family", "base", "changes") if not isinstance(abl, dict)
                        or not abl.get(k)]
             if missing:

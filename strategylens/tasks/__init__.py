@@ -12,7 +12,8 @@ Modules: ``task`` (Task, Param, Correctness, the loader boundary), ``own`` and `
 
 from strategylens.dtypes import DTYPES
 from strategylens.resources import TASKS_DIR
-from strategylens.tasks.acceleval import (ACCELEVAL, ACCELEVAL_MAGICS, AccelEvalFormat,
+from strategylens.tasks.acceleval import (ACCELEVAL, ACCELEVAL_ENV, ACCELEVAL_MAGICS,
+                                          AccelEvalFormat, checkout_from_env, checkout_root,
                                           load_acceleval_task, read_acceleval_input)
 from strategylens.tasks.compare import (_CHUNK, CHECKSUM_DIGITS, CompareResult, committed_checksum,
                                         compare, output_checksum)
@@ -20,16 +21,16 @@ from strategylens.tasks.own import OWN, OwnFormat, parse_signature
 from strategylens.tasks.reference import (GCC_FLAGS, ReferenceRun, build_reference, clear_cache,
                                           expected_key, gcc_version, reference_hash, run_reference)
 from strategylens.tasks.suite import (FORMATS, group_by_task, list_tasks, load_task, scan_tasks,
-                                      task_of_solution)
+                                      suite_dir, task_of_solution)
 from strategylens.tasks.task import (DOMAINS, MODES, SIZES, Correctness, Param, Task, TaskError,
                                      TaskFormat)
 
 __all__ = [
-    "ACCELEVAL", "ACCELEVAL_MAGICS", "AccelEvalFormat", "CHECKSUM_DIGITS", "CompareResult",
+    "ACCELEVAL", "ACCELEVAL_ENV", "ACCELEVAL_MAGICS", "AccelEvalFormat", "CHECKSUM_DIGITS", "CompareResult",
     "Correctness", "DOMAINS", "DTYPES", "FORMATS", "GCC_FLAGS", "MODES", "OWN", "OwnFormat",
     "Param", "ReferenceRun", "SIZES", "TASKS_DIR", "Task", "TaskError", "TaskFormat", "_CHUNK",
-    "build_reference", "clear_cache", "committed_checksum", "compare", "expected_key",
+    "build_reference", "checkout_from_env", "checkout_root", "clear_cache", "committed_checksum", "compare", "expected_key",
     "gcc_version", "group_by_task", "list_tasks", "load_acceleval_task", "load_task",
     "output_checksum", "parse_signature", "read_acceleval_input", "reference_hash",
-    "run_reference", "scan_tasks", "task_of_solution",
+    "run_reference", "scan_tasks", "suite_dir", "task_of_solution",
 ]

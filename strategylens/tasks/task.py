@@ -72,6 +72,7 @@ class TaskFormat:
     reference_names: tuple[str, ...] = ()   # the C reference, first existing wins
     content_files: tuple[str, ...] = ()     # files whose bytes name the task's version
     lengths_known = True          # array lengths are expressions the format gives
+    adapter: str | None = None    # the file solutions are built with and driven through, if any
 
     def detect(self, folder: Path) -> bool:
         return (folder / self.marker).exists()
@@ -81,6 +82,13 @@ class TaskFormat:
 
     def generate(self, task: Task, size: str, seed_offset: int) -> dict:
         raise NotImplementedError
+
+    def run_reference(self, task: Task, size: str, trials: int, seed_offset: int,
+                      remeasure: bool, cpu: int | None):
+        """Expected outputs and the CPU timing record of a format whose reference is not a
+        plain ``solution_compute`` (None: :func:`strategylens.tasks.reference.run_reference`
+        builds and calls it)."""
+        return None
 
 
 @dataclass
@@ -99,6 +107,7 @@ class Task:
     correctness: Correctness
     path: Path
     unknown: list[str] = field(default_factory=list)  # fields the folder did not give
+    extra: dict = field(default_factory=dict)  # format-specific facts (AccelEval: timing, notes)
     format: TaskFormat | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
