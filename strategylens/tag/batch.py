@@ -48,8 +48,10 @@ def find_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileResult
             except OSError as exc:
                 problems.append(FileResult(str(p), False, f"{p}: cannot list the folder "
                                                           f"({exc.strerror or exc})"))
-        elif p.exists() or p.is_symlink():
-            found.append(p)  # read_source says what is wrong with a link or a FIFO
+        elif p.exists():
+            found.append(p)  # read_source says what is wrong with a FIFO or a device
+        elif p.is_symlink():  # broken or looping: read_source names which
+            problems.append(read_source(str(p), SIZE_LIMIT))
         else:
             problems.append(FileResult(str(p), False, f"{p}: no such file or folder"))
     return found, problems
