@@ -292,7 +292,10 @@ def _reference_groups(files: list) -> list[tuple[list, bytes | None]]:
 def _record(r, samples: dict) -> dict:
     """A file's JSON record, with its run folder's author, level, stage and sample if any."""
     rec = r.as_dict()
-    sample = samples.get(str(Path(r.path).resolve()))
+    try:
+        sample = samples.get(str(Path(r.path).resolve()))
+    except (OSError, RuntimeError):  # a symlink loop: no run folder to name
+        return rec
     if sample is not None:
         rec.update(sample.as_row(), task=sample.task)
     return rec
