@@ -36,6 +36,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check strategylens tests
+	$(BIN)/strategylens catalog docs --check
 
 clean:
 	rm -rf $(VENV) build *.egg-info $(DEMO)

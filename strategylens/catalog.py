@@ -144,9 +144,10 @@ class ExampleOutcome:
     outcome: str  # validated | reported | missing | noisy | todo
 
 
-def registered_dirs() -> list[Path]:
+def registered_dirs(problems: list[CatalogError] | None = None) -> list[Path]:
     """Catalog folders named by the entry points of ``strategylens.catalogs`` (the built-in one
-    first). Raises RuntimeError naming an entry point that fails to load."""
+    first). An entry point that fails to load raises RuntimeError naming it, or, with
+    ``problems``, is left out and added there as a :class:`CatalogError`."""
     from importlib.metadata import entry_points
 
     dirs: list[Path] = []
@@ -158,15 +159,22 @@ def registered_dirs() -> list[Path]:
             values = value if isinstance(value, (list, tuple)) else [value]
             dirs += [Path(v) for v in values]
         except Exception as exc:  # a broken plugin names itself instead of hiding the others
-            raise RuntimeError(f"catalog entry point '{ep.name} = {ep.value}' failed to load: "
-                               f"{type(exc).__name__}: {exc}") from exc
+            message = (f"catalog entry point '{ep.name} = {ep.value}' failed to load: "
+                       f"{type(exc).__name__}: {exc}")
+            if problems is None:
+                raise RuntimeError(message) from exc
+            dist = getattr(getattr(ep, "dist", None), "name", None) or "?"
+            problems.append(CatalogError(f"entry point {ep.name} (package {dist})",
+                                         "strategylens.catalogs", message,
+                                         f"install what the package needs, or uninstall {dist}"))
     return dirs
 
 
-def catalog_dirs(extra: Iterable[Path | str] = ()) -> list[Path]:
+def catalog_dirs(extra: Iterable[Path | str] = (),
+                 problems: list[CatalogError] | None = None) -> list[Path]:
     """The registered catalogs (entry points, the built-in one first, and the built-in one even
     when the package metadata is missing), then $STRATEGYLENS_CATALOG, then ``extra``."""
-    dirs = registered_dirs()
+    dirs = registered_dirs(problems)
     if BUILTIN_CATALOG.resolve() not in [d.resolve() for d in dirs]:
         dirs.insert(0, BUILTIN_CATALOG)
     env = os.environ.get(ENV_VAR, "")
@@ -330,7 +338,7 @@ def load_catalog(extra_dirs: Iterable[Path | str] = (), check_examples: bool = T
     """
     entries: list[Entry] = []
     errors: list[CatalogError] = []
-    dirs = catalog_dirs(extra_dirs)
+    dirs = catalog_dirs(extra_dirs, errors)
     seen: dict[str, Path] = {}
     for root in dirs:
         if not root.is_dir():

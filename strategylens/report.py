@@ -80,8 +80,11 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
     excluded = data.excluded[[c for c in ("task", "solution", "size", "author", "speedup",
                                           "cheating_flags") if c in data.excluded.columns]]
     rows = data.all_rows
-    failures = (rows.groupby("author")["passed"].agg(n="size", passed="sum").reset_index()
-                .assign(failed=lambda f: f.n - f.passed))
+    rows = rows.assign(excluded=rows["cheating_flags"].fillna("").astype(str) != ""
+                       if "cheating_flags" in rows.columns else False)
+    failures = (rows.groupby("author").agg(n=("passed", "size"), passed=("passed", "sum"),
+                                           excluded=("excluded", "sum")).reset_index()
+                .assign(failed=lambda f: f.n - f.passed - f.excluded))
     summary = {
         "source": data.source, "rows_passed": len(table), "rows_failed": len(data.failures),
         "rows_excluded": len(data.excluded), "tasks": table["task"].nunique(),
@@ -98,6 +101,7 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
         "bundle_threshold": bundle_threshold, "acceleval_threshold": acceleval_threshold,
         "p": p, "k": k, "problems": list(data.problems),
     }
+    summary["limits"] = data_limits(table, fit.table, summary)
     return ReportTables(
         effects=fit.table,
         structural=stats.structural_contrast(data, fit, structural=structural, alpha=alpha,
@@ -113,6 +117,56 @@ def compute_tables(data: stats.AnalysisData, *, structural: Mapping[str, bool] |
         leaderboard=stats.leaderboard(data, p=p, k=k),
         jaccard=stats.jaccard_matrix(table, used), task_matrix=matrix, excluded=excluded,
         failures=failures, fit=fit, summary=summary)
+
+
+def data_limits(table: pd.DataFrame, effects: pd.DataFrame, s: dict) -> list[str]:
+    """What the data cannot support, in words, for the top of the report: each section that
+    will be empty and why."""
+    limits = []
+    per_task = (table.drop_duplicates(["task", "solution"]).groupby("task").size()
+                if len(table) else pd.Series(dtype=int))
+    estimable = int(effects["estimable"].sum()) if "estimable" in effects else 0
+    if len(per_task) and per_task.max() <= 1:
+        limits.append("each task has one solution (one port per task): a strategy's effect is "
+                      "measured between solutions of the same task, so no effect, contrast or "
+                      "size trend can be estimated; the figures of those sections are empty")
+    elif not estimable:
+        multi = int((per_task > 1).sum())
+        limits.append(f"only {multi} of {len(per_task)} tasks have more than one passing "
+                      f"solution, and an effect needs a strategy that varies within at least "
+                      f"{s['min_tasks']} tasks: no strategy is estimable, so the forest plot, "
+                      "the structural contrast and the size table are empty; the effects "
+                      "table lists each strategy's reason")
+    if len(s["sizes"]) <= 1:
+        limits.append(f"one size ({', '.join(s['sizes']) or 'none'}): no effect by size")
+    if s["no_failures"]:
+        limits.append("no failed attempt: pass rates, fast_p and pass@k say nothing here")
+    if not s["has_cpu_ms"]:
+        limits.append("no CPU times (cpu_ms): no speedup-vs-CPU figure")
+    return limits
+
+
+def strategy_names(extra_dirs=()) -> dict[str, str]:
+    """Catalog ID -> name; empty when the catalog cannot be read (the report keeps IDs)."""
+    try:
+        from strategylens.catalog import load_catalog
+
+        return {e.id: e.name for e in load_catalog(extra_dirs, check_examples=False).entries}
+    except Exception:  # names are a courtesy: never let them stop the report
+        return {}
+
+
+def named(frame: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
+    """``frame`` with a ``name`` column beside ``strategy`` (bundles: the members' names)."""
+    if "strategy" not in frame.columns or "name" in frame.columns:
+        return frame
+    def one(sid) -> str:
+        parts = str(sid).split("+")
+        return " + ".join(names.get(p, "") for p in parts) if all(p in names for p in parts) \
+            else ""
+    out = frame.copy()
+    out.insert(list(out.columns).index("strategy") + 1, "name", out["strategy"].map(one))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -422,7 +476,8 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
     tables.jaccard.to_csv(tabdir / "jaccard.csv")
     tables.task_matrix.to_csv(tabdir / "task_matrix.csv")
 
-    eff = tables.effects
+    names = strategy_names()
+    eff = named(tables.effects, names)
     est = eff[eff["estimable"]].sort_values("effect_log", ascending=False).assign(
         boot_low=lambda f: np.exp(f["boot_low_log"]),
         boot_high=lambda f: np.exp(f["boot_high_log"]))
@@ -451,18 +506,19 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
         "title": title, "banner": banner, "s": s, "version": __version__,
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "figures": {k: f"figures/{v.name}" for k, v in figures.items()},
-        "effects": _table(est, ["strategy", "kind", "multiplier", "multiplier_low",
+        "effects": _table(est, ["strategy", "name", "kind", "multiplier", "multiplier_low",
                                 "multiplier_high", "boot_low", "boot_high", "boot_share",
                                 "p_value", "q_value", "inference", "n_clusters", "eff_clusters",
                                 "max_leverage", "n_tasks", "n_with", "n_without", "bundle",
                                 "note"],
-                          ["strategy", "kind", "multiplier", "CI low", "CI high", "boot low",
+                          ["strategy", "name", "kind", "multiplier", "CI low", "CI high", "boot low",
                            "boot high", "boot share", "p", "q", "inference", "tasks (G)",
                            "effective G*", "top task leverage", "tasks varying", "with",
                            "without", "bundle", "note"]),
-        "not_estimable": _table(notest, ["strategy", "kind", "n_with", "n_without", "bundle",
-                                         "note"],
-                                ["strategy", "kind", "with", "without", "bundle", "reason"]),
+        "not_estimable": _table(notest, ["strategy", "name", "kind", "n_with", "n_without",
+                                         "bundle", "note"],
+                                ["strategy", "name", "kind", "with", "without", "bundle",
+                                 "reason"]),
         "bundles": bundles,
         "structural": _table(tables.structural, ["contrast", "method", "multiplier",
                                                  "multiplier_low", "multiplier_high", "p_value",
@@ -474,32 +530,32 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
                         ["strategy", *[f"multiplier at {z}" for z in size_labels],
                          f"{size_labels[-1]} / {size_labels[0]}" if size_labels else "trend",
                          "CI low", "CI high", "p"]) if len(size_pivot) else None,
-        "doses": _table(tables.doses.assign(
+        "doses": _table(named(tables.doses, names).assign(
             low_x=lambda f: np.exp(f["ci_low_log"]), high_x=lambda f: np.exp(f["ci_high_log"])),
-            ["strategy", "kind", "multiplier_per_doubling", "low_x", "high_x", "q_value",
+            ["strategy", "name", "kind", "multiplier_per_doubling", "low_x", "high_x", "q_value",
              "n_users", "low", "high", "note"],
-            ["strategy", "kind", "multiplier per doubling", "CI low", "CI high", "q", "users",
+            ["strategy", "name", "kind", "multiplier per doubling", "CI low", "CI high", "q", "users",
              "lowest intensity", "highest", "note"]) if len(tables.doses) else None,
-        "survivorship": _table(tables.survivorship.assign(
+        "survivorship": _table(named(tables.survivorship, names).assign(
             bound_low=lambda f: np.exp(f["bound_ci_low_log"].astype(float)),
             bound_high=lambda f: np.exp(f["bound_ci_high_log"].astype(float)),
             multiplier=lambda f: np.exp(f["effect_log"].astype(float))),
-            ["strategy", "kind", "pass_rate_with", "pass_rate_without", "pass_effect",
+            ["strategy", "name", "kind", "pass_rate_with", "pass_rate_without", "pass_effect",
              "pass_low", "pass_high", "trim_share", "multiplier", "bound_low", "bound_high",
              "note"],
-            ["strategy", "kind", "pass rate with", "without", "pass effect (adjusted)",
+            ["strategy", "name", "kind", "pass rate with", "without", "pass effect (adjusted)",
              "CI low", "CI high", "trimmed share", "multiplier", "bound low", "bound high",
              "note"]) if len(tables.survivorship) else None,
-        "ablations": _table(tables.ablations.assign(
+        "ablations": _table(named(tables.ablations, names).assign(
             ladder=lambda f: np.exp(f["ladder_effect_log"].astype(float)),
             ladder_low=lambda f: np.exp(f["ladder_low_log"].astype(float)),
             ladder_high=lambda f: np.exp(f["ladder_high_log"].astype(float)),
             model=lambda f: np.exp(f["model_effect_log"].astype(float)),
             model_low=lambda f: np.exp(f["model_low_log"].astype(float)),
             model_high=lambda f: np.exp(f["model_high_log"].astype(float))),
-            ["strategy", "kind", "ladder", "ladder_low", "ladder_high", "n_steps", "model",
+            ["strategy", "name", "kind", "ladder", "ladder_low", "ladder_high", "n_steps", "model",
              "model_low", "model_high", "agreement", "note"],
-            ["strategy", "kind", "ladder multiplier", "CI low", "CI high", "steps",
+            ["strategy", "name", "kind", "ladder multiplier", "CI low", "CI high", "steps",
              "model multiplier", "CI low", "CI high", "agreement", "note"])
         if len(tables.ablations) else None,
         "time": _table(tables.time, ["task", "size", "solutions", "e2e_ms", "kernel_share",
@@ -521,7 +577,9 @@ def render(tables: ReportTables, data: stats.AnalysisData, out_dir: str | Path, 
                                "PAR-GM", f"fast_{fmt_num(s['p'])}", f"pass@{s['k']}",
                                "pass@k tasks (common)", "tasks"]),
         "excluded": _table(tables.excluded, list(tables.excluded.columns)),
-        "failures": _table(tables.failures, ["author", "n", "passed", "failed"]),
+        "failures": _table(tables.failures, ["author", "n", "passed", "failed", "excluded"],
+                           ["author", "rows", "passed", "failed (not compiled or wrong)",
+                            "excluded (cheating flag)"]),
     }
     env = Environment(loader=PackageLoader("strategylens", "templates"),
                       autoescape=select_autoescape(["html", "j2"], default=False),

@@ -252,8 +252,12 @@ def test_cli_agree_and_evaluate(tmp_path):
     assert rows["PAR-04"]["only_a"] == 1 and rows["MEM-01"]["kappa"] == 1.0
     res = runner.invoke(app, ["labels", "agree", str(first), str(second), "--disagreements",
                               "-f", "json"])
-    assert json.loads(res.stdout) == [{"path": str(tmp_path / "g" / "b.cu"), "id": "PAR-04",
-                                       "only": "gold:g/labels", "lines": [3]}]
+    meta = ("schema_version", "record_type", "tool", "tool_version", "catalog_version")
+    got = json.loads(res.stdout)
+    assert [r["record_type"] for r in got] == ["labels.agree"]
+    assert [{k: v for k, v in r.items() if k not in meta} for r in got] == [
+        {"path": str(tmp_path / "g" / "b.cu"), "id": "PAR-04", "only": "gold:g/labels",
+         "lines": [3]}]
     tags = write(tmp_path / "tags.jsonl", "".join(json.dumps(
         {"path": str(tmp_path / "g" / n), "ok": True, "labels": [
             {"id": i, "confidence": 0.9, "evidence": [{"line_start": 1, "line_end": 1}]}

@@ -47,12 +47,14 @@ def test_report_numbers_match_cli_tables(sim_csv, tmp_path):
                               "-f", "json"])
     assert cli.exit_code == 0, cli.output
     effects = json.loads(cli.stdout[cli.stdout.index("["):])
+    names = report.strategy_names()
     for row in effects:
         if row["estimable"]:
             cell = report.fmt_num(row["multiplier"])
-            assert re.search(rf"<td>{re.escape(row['strategy'])}</td><td>[^<]*</td>"
+            assert re.search(rf"<td>{re.escape(row['strategy'])}</td><td>[^<]*</td><td>[^<]*</td>"
                              rf'<td class="num">{re.escape(cell)}</td>', html), row["strategy"]
-            assert f"| {row['strategy']} | {row['kind']} | {cell} |" in md
+            assert f"| {row['strategy']} | {names[row['strategy']]} | {row['kind']} | {cell} |" \
+                in md
     assert "HST-06" in html and "not used by any correct solution" in html
     saved = pd.read_csv(out / "tables" / "effects.csv")
     assert saved.strategy.tolist() == [r["strategy"] for r in effects]
@@ -76,7 +78,7 @@ def test_report_shows_the_dose_table_when_intensities_exist(tmp_path):
     doses = pd.read_csv(tmp_path / "with" / "tables" / "doses.csv").set_index("strategy")
     row = doses.loc["PAR-02"]
     assert row.ci_low_log < 0.2 < row.ci_high_log
-    assert f"| PAR-02 | S | {row.multiplier_per_doubling:.2f} |" in md
+    assert f"| PAR-02 | Thread coarsening | S | {row.multiplier_per_doubling:.2f} |" in md
     plain = stats.simulate_corpus(n_tasks=6, n_authors=3, seed=3)
     md = report.build_report(plain.data, tmp_path / "without", bootstrap=0,
                              inference="cr3")["markdown"].read_text()
@@ -174,3 +176,34 @@ def test_time_breakdown_from_the_committed_h200_store(tmp_path):
     md = report.build_report(plain.data, tmp_path / "sim", bootstrap=0,
                              inference="cr3")["markdown"].read_text()
     assert "The data have no profile columns" in md
+
+
+def test_report_opens_with_what_the_data_cannot_support(tmp_path):
+    """One port per task, one size, no failures: said up front, with strategy names."""
+    ports = pd.DataFrame({"task": list("abcdef"), "solution": "port.cu", "size": "large",
+                          "speedup": [2.0, 3, 4, 5, 6, 7], "cpu_ms": 10.0,
+                          "MEM-02": [1, 0, 1, 0, 1, 0]})
+    paths = report.build_report(stats.prepare_table(ports, "ports.csv"), tmp_path, bootstrap=0)
+    md = paths["markdown"].read_text()
+    head = md[md.index("## What these data can support"):md.index("## Data")]
+    assert head.splitlines()[2] == (
+        "6 task(s), 6 solution(s) with a passing row, size(s) large; 6 passing rows, 0 failed "
+        "(not compiled or wrong), 0 excluded for a cheating audit flag.")
+    assert [ln for ln in head.splitlines() if ln.startswith("- ")] == [
+        "- each task has one solution (one port per task): a strategy's effect is measured "
+        "between solutions of the same task, so no effect, contrast or size trend can be "
+        "estimated; the figures of those sections are empty",
+        "- one size (large): no effect by size",
+        "- no failed attempt: pass rates, fast_p and pass@k say nothing here"]
+    assert "| MEM-02 | Shared-memory tiling | S |" in md
+    assert "*kind*: S structural" in md
+
+
+def test_failures_and_exclusions_are_counted_apart(tmp_path):
+    rows = pd.DataFrame({"task": ["a"] * 4 + ["b"] * 4, "solution": list("wxyz") * 2,
+                         "speedup": [1.0, 2, 3, 4] * 2, "correct": [1, 1, 0, 1] * 2,
+                         "audit_flags": ["", "", "", "timer-tamper"] * 2,
+                         "MEM-02": [1, 0, 1, 0] * 2})
+    tables = report.compute_tables(stats.prepare_table(rows, "r.csv"), bootstrap=0)
+    assert tables.failures.to_dict("records") == [
+        {"author": "unknown", "n": 8, "passed": 4, "excluded": 2, "failed": 2}]

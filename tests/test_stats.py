@@ -595,3 +595,23 @@ def test_cli_dose_contrast_and_simulate_option(tmp_path):
     assert row["strategy"] == "PAR-02" and row["ci_low_log"] < 0.2 < row["ci_high_log"]
     bad = CliRunner().invoke(app, ["stats", "simulate", "--out", str(out), "--dose", "PAR-02"])
     assert bad.exit_code == 2 and "expected ID=SLOPE" in bad.stderr
+
+
+def test_an_infinite_speedup_is_set_aside_not_fitted():
+    """One inf speedup (a zero GPU time) used to blank every estimate while saying estimable."""
+    corpus = stats.simulate_corpus(n_tasks=8, n_authors=4, seed=6)
+    raw = corpus.frame.copy()
+    first = raw.index[raw["correct"].astype(bool)][0]
+    raw.loc[first, "speedup"] = math.inf
+    data = stats.prepare_table(raw, "sim.csv")
+    assert [p for p in data.problems if "infinite" in p] == [
+        f"sim.csv: correct rows without a finite positive speedup (rows {first + 2}; 1 infinite, "
+        "a zero GPU time?); kept with the failures"]
+    assert np.isfinite(data.table["speedup"]).all()
+    without = stats.prepare_table(raw.drop(index=first), "sim.csv")
+    with_inf = stats.fit_effects(data.table, structural=corpus.structural, inference="cr3").table
+    clean = stats.fit_effects(without.table, structural=corpus.structural, inference="cr3").table
+    est = with_inf[with_inf.estimable]
+    assert len(est) and np.isfinite(est["effect_log"]).all()
+    pd.testing.assert_series_equal(est["effect_log"].reset_index(drop=True),
+                                   clean[clean.estimable]["effect_log"].reset_index(drop=True))

@@ -253,6 +253,18 @@ def test_ablation_ladder_errors_name_the_file(tmp_path):
         ["v.cu", "f", "b.cu", "MEM-02"]]
 
 
+def test_a_ladder_root_is_not_a_step(tmp_path):
+    """The corpus declares each family's root with base: null, changes: null."""
+    from strategylens.stats import ablations
+
+    labels = tmp_path / "labels.yaml"
+    labels.write_text("root.cu:\n  task: t\n  ablation: {family: f, base: null, changes: null}\n"
+                      "v1.cu:\n  task: t\n  ablation: {family: f, base: root.cu, changes: "
+                      "mem-02}\n")
+    assert ablations.read_ladders([labels]).to_dict("records") == [
+        {"task": "t", "solution": "v1.cu", "family": "f", "base": "root.cu", "changes": "MEM-02"}]
+
+
 def test_cli_ablations_and_report_section(tmp_path):
     from typer.testing import CliRunner
 
@@ -277,7 +289,7 @@ def test_cli_ablations_and_report_section(tmp_path):
                                 bootstrap=0, inference="cr3",
                                 ladders=ablations.read_ladders([labels]), trials=trials)
     md = paths["markdown"].read_text()
-    assert "## Ablation ladders" in md and "| MEM-02 | S | 1.57 |" in md
+    assert "## Ablation ladders" in md and "| MEM-02 | Shared-memory tiling | S | 1.57 |" in md
     none = CliRunner().invoke(app, ["stats", "ablations", "--data", str(csv)])
     assert none.exit_code == 2 and "no ablation entries" in none.output
 

@@ -5,6 +5,7 @@ import io
 import json
 import math
 import os
+import signal
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,6 @@ import pytest
 from typer.testing import CliRunner
 
 from strategylens import tag as tagger
-from strategylens.tag import batch
 from strategylens.cli import app
 from strategylens.detectors import Detector, Finding
 from strategylens.detectors.substring import strip_comments
@@ -174,8 +174,9 @@ def test_bad_inputs_get_clear_errors_and_the_run_goes_on(bad_tree):
                                           "not CUDA source")
     assert results["latin1.cu"].error == (f"{p}/latin1.cu: not UTF-8 (invalid byte 0xe9 at "
                                           "offset 6); re-encode the file as UTF-8")
-    assert results["big.cu"].error == (f"{p}/big.cu: file is 301 bytes, over the size limit of "
-                                       "300 bytes (raise it with size_limit / --max-bytes)")
+    assert results["big.cu"].error == (f"{p}/big.cu: not tagged: 500 bytes is over the 300 bytes "
+                                       "limit for one file; raise it with --max-bytes BYTES (or "
+                                       "max-bytes in the [tag] table of strategylens.toml)")
     assert results["braces.cu"].error == (f"{p}/braces.cu: unbalanced braces: the '{{' or '}}' "
                                           "at line 1 has no partner")
     assert results["python.cu"].error == (f"{p}/python.cu: does not parse as CUDA C++ "
@@ -195,7 +196,7 @@ def test_parallel_run_matches_serial(bad_tree):
     serial = {r.path: r.as_dict() for r in tagger.tag_paths(
         [bad_tree], jobs=1, detectors="substring", index=False, cache=False)}
     parallel = {r.path: r.as_dict() for r in tagger.tag_paths(
-        [bad_tree], jobs=2, detectors="substring", index=False, cache=False, chunk=1)}
+        [bad_tree], jobs=2, detectors="substring", index=False, cache=False)}
     assert parallel == serial
     assert {Path(p).name: d["ok"] for p, d in serial.items()} == {
         "big.cu": True, "binary.cu": False, "braces.cu": False, "empty.cu": False,
@@ -225,9 +226,11 @@ def test_cache_hit_and_miss(tmp_path, monkeypatch):
     assert list((tmp_path / "cache").rglob("*.json"))
 
 
-def test_missing_path_raises():
-    with pytest.raises(FileNotFoundError, match="nope.cu: no such file or folder"):
-        list(tagger.tag_paths(["nope.cu"], cache=False))
+def test_a_missing_path_is_an_error_result_and_the_others_are_tagged(bad_tree):
+    results = list(tagger.tag_paths(["nope.cu", bad_tree / "good.cu"], cache=False, jobs=1,
+                                    detectors=DETS, index=False))
+    assert [(Path(r.path).name, r.ok, r.error) for r in results] == [
+        ("nope.cu", False, "nope.cu: no such file or folder"), ("good.cu", True, None)]
 
 
 # --- substring comparator -------------------------------------------------------------------
@@ -290,7 +293,10 @@ def test_cli_jsonl_one_object_per_file(bad_tree):
     objs = [json.loads(line) for line in res.stdout.splitlines()]
     assert sorted(o["path"].rsplit("/", 1)[1] for o in objs) == ["empty.cu", "good.cu"]
     for o in objs:
-        assert set(o) == {"path", "ok", "error", "labels", "warnings", "notes"}
+        assert set(o) == {"schema_version", "record_type", "tool", "tool_version",
+                          "catalog_version", "path", "ok", "error", "labels", "warnings",
+                          "notes"}
+        assert o["record_type"] == "tag" and o["schema_version"] == 1
     assert "empty.cu: empty file, nothing to tag" in res.stderr
 
 
@@ -331,20 +337,22 @@ def test_cli_ast_detectors_run(tmp_path):
                for lb in obj["labels"])
 
 
-def _crash(items):
-    os._exit(3)  # what a segfault in a worker looks like to the pool
+def test_worker_crash_is_tried_again_without_the_index(bad_tree):
+    from strategylens.tag.workers import Bounds, run_bounded
 
+    def crash_with_index(path, data, index):
+        if index:  # as a crash inside libclang would
+            os.kill(os.getpid(), signal.SIGKILL)
+        return tagger.FileResult(path, True)
 
-def test_worker_crash_falls_back_in_process(bad_tree, monkeypatch):
-    monkeypatch.setattr(batch, "_worker_tag", _crash)
-    results = {Path(r.path).name: r for r in tagger.tag_paths(
-        [bad_tree / "good.cu", bad_tree / "macro.cu"], jobs=2, detectors="substring",
-        index=True, cache=False, chunk=1)}
+    items = [(str(bad_tree / n), b"x") for n in ("good.cu", "macro.cu")]
+    results = {Path(r.path).name: r for r in run_bounded(items, crash_with_index, 2,
+                                                           Bounds(), index=True)}
     assert sorted(results) == ["good.cu", "macro.cu"]
     assert all(r.ok for r in results.values())
-    assert any("worker failed (BrokenProcessPool" in w for w in results["good.cu"].warnings), \
-        results["good.cu"].warnings
-
+    assert results["good.cu"].warnings == [
+        f"{bad_tree / 'good.cu'}: the tagger crashed (signal 9); tagged again without the "
+        "libclang index"]
 
 def test_generated_code_with_huge_expressions_is_tagged():
     terms = "+".join(["x"] * 3000)

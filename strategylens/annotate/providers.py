@@ -11,7 +11,6 @@ are switched off so there is one policy.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -77,29 +76,17 @@ def load_config(path: Path | str | None = None, overrides: dict | None = None) -
     """A rater configuration from a TOML file and flags (flags win).
 
     The file is ``strategylens.toml`` with an ``[annotate]`` table, or ``pyproject.toml`` with
-    ``[tool.strategylens.annotate]``; without ``path``, the current folder's files are read when
-    present. Unknown keys are an error naming the file and the key.
+    ``[tool.strategylens.annotate]``; without ``path``, the one found by
+    :func:`strategylens.config.load_config`. Unknown keys are an error naming the file and the
+    key.
     """
-    data: dict = {}
-    where = "flags"
-    candidates = [Path(path)] if path else [Path("strategylens.toml"), Path("pyproject.toml")]
-    for p in candidates:
-        if not p.is_file():
-            if path:
-                raise ConfigError(f"{p}: no such configuration file")
-            continue
-        try:
-            doc = tomllib.loads(p.read_text())
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{p}: not valid TOML: {exc}") from exc
-        table = doc.get("annotate") if p.name != "pyproject.toml" else \
-            doc.get("tool", {}).get("strategylens", {}).get("annotate")
-        if table is None and p.name == "pyproject.toml" and not path:
-            continue
-        if table is None:
-            table = doc.get("tool", {}).get("strategylens", {}).get("annotate", {})
-        data, where = dict(table or {}), str(p)
-        break
+    from strategylens.config import ConfigError as FileError, read_section
+
+    try:
+        data, where = read_section("annotate", path)
+    except FileError as exc:
+        raise ConfigError(str(exc)) from None
+    where = where if data or path else "flags"
     known = {f.name for f in fields(RaterConfig)}
     bad = sorted(set(data) - known)
     if bad:

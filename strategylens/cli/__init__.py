@@ -7,6 +7,8 @@ single-verb nouns, a function registered below.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -16,7 +18,7 @@ app = typer.Typer(
     name="strategylens",
     help="Explains why GPU code is fast: tag strategies, run solutions on a GPU, relate strategies to speedup.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish)
     pretty_exceptions_enable=False,
 )
 
@@ -72,10 +74,42 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="Only results and errors: no progress, warnings or "
+                                    "status lines."),
+    verbose: int = typer.Option(0, "--verbose", "-v", count=True,
+                                help="More detail on stderr: the configuration file in use, each "
+                                     "phase of a long command, each tagged file (cached "
+                                     "or not)."),
+    config: Optional[Path] = typer.Option(None, "--config", envvar="STRATEGYLENS_CONFIG",
+                                          help="Configuration file (default: the nearest "
+                                               "strategylens.toml, or pyproject.toml with "
+                                               "[tool.strategylens]); docs/configuration.md."),
 ) -> None:
-    """strategylens command line."""
+    """strategylens command line.
+
+    Options of every command can be set in strategylens.toml ([tag], [report],
+    [stats.effects], ...) or under [tool.strategylens] in pyproject.toml.
+    Shell completion: strategylens --install-completion.
+    """
+    from strategylens.cli.common import STATE, fail
+    from strategylens.config import ConfigError, default_map, load_config
+
+    STATE.quiet, STATE.verbose = quiet, verbose
+    if ctx.resilient_parsing:  # shell completion: no config errors
+        return
+    try:
+        cfg = load_config(config)
+        ctx.default_map = default_map(cfg, ctx.command)
+    except ConfigError as exc:
+        raise fail(str(exc)) from None
+    if cfg.path is not None:
+        from strategylens.cli.common import debug
+
+        debug(f"configuration: {cfg.where}")
 
 
 _register()

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from strategylens.cli.common import err
+from strategylens.cli.common import info
 from strategylens.cli.stats import (DataOption, Inference, InferenceOption, LabelsOption,
                                    LaddersOption, StoreOption, load, load_ladders)
 
@@ -34,17 +34,27 @@ def command(
     Example: strategylens report --data results.csv --out report/
     Example: strategylens report --store analyses/h200 --labels tags.jsonl --out report/
     """
-    from strategylens.report import build_report
+    from strategylens.cli.common import check_output, writing
 
+    from strategylens.cli.common import Steps
+    from strategylens.report import compute_tables, render
+
+    check_output(out, "folder")
     ladder = load_ladders(ladders)
     analysis = load(data, store, labels)
     trials = None
-    if store is not None and len(ladder):
-        from strategylens.store import read_trials
+    with Steps("report", 3) as step:
+        if store is not None and len(ladder):
+            from strategylens.store import read_trials
 
-        trials = read_trials(store)
-    paths = build_report(analysis, out, title=title, banner=banner, bootstrap=bootstrap,
-                         seed=seed, p=p, k=k, bundle_threshold=bundle_threshold,
-                         inference=inference.value, ladders=ladder, trials=trials)
-    err.print(f"wrote {paths['html']} and {paths['markdown']}", highlight=False)
+            step("reading the trials")
+            trials = read_trials(store)
+        step(f"fitting ({bootstrap} bootstrap replicates)")
+        tables = compute_tables(analysis, bootstrap=bootstrap, seed=seed, p=p, k=k,
+                                bundle_threshold=bundle_threshold, inference=inference.value,
+                                ladders=ladder, trials=trials)
+        step("figures and pages")
+        with writing(out):
+            paths = render(tables, analysis, out, title=title, banner=banner)
+    info(f"wrote {paths['html']} and {paths['markdown']}")
     typer.echo(str(paths["html"]))

@@ -9,51 +9,109 @@ from pathlib import Path
 
 import typer
 
-from strategylens.cli.common import EXIT_FINDINGS, EXIT_OK, Format, FormatOption, emit, fail, out
+from strategylens.cli.common import (EXIT_FINDINGS, EXIT_OK, Format, FormatOption, emit, fail,
+                                     info, out)
 
 app = typer.Typer(help="Read and export a results store; import AccelEval's evaluations.",
                   no_args_is_help=True)
 
 
 class ExportFormat(str, Enum):
+    human = "human"
+    json = "json"
+    jsonl = "jsonl"
     csv = "csv"
     parquet = "parquet"
-    json = "json"
+
+
+HUMAN_COLUMNS = ["task", "solution", "size", "status", "speedup", "e2e_ms_median",
+                 "e2e_ms_rel_iqr", "cpu_ms", "audit_flags"]
+
+
+def json_records(df) -> list[dict]:
+    """Rows as JSON-ready records: lists stay lists, the columns that hold JSON text (kernels,
+    clocks, config, thresholds, ...) become their values; a row's own ``tool_version`` (the
+    version that measured it) is ``measured_tool_version``, beside the exporter's."""
+    import json
+
+    rows = []
+    for row in df.to_dict("records"):
+        out = {}
+        for k, v in row.items():
+            if isinstance(v, str) and v[:1] in "[{":
+                try:
+                    v = json.loads(v)
+                except ValueError:
+                    pass
+            out["measured_tool_version" if k == "tool_version" else k] = v
+        rows.append(out)
+    return rows
 
 
 @app.command()
 def export(
     store: Path = typer.Argument(..., help="Results store folder (written by `strategylens run`)."),
-    fmt: ExportFormat = typer.Option(ExportFormat.csv, "--format", "-f", help="csv, parquet or json"),
+    fmt: ExportFormat = typer.Option(ExportFormat.csv, "--format", "-f",
+                                     help="csv (default), human (the main columns), json, jsonl "
+                                          "or parquet."),
     output: Path = typer.Option(None, "--output", "-o", help="File to write (default stdout)."),
     trials: bool = typer.Option(False, "--trials", help="Export every raw call instead of the summary."),
 ) -> None:
     """Export a store's results, one row per (task, solution, size), or every raw call.
 
+    csv and parquet keep the store's columns (audit_flags joined by ';'); json and jsonl give
+    one record per row with the metadata keys of docs/output-formats.md, lists as lists and the
+    JSON-valued columns (kernels, clocks, config, thresholds) as objects.
+
     Examples:
 
       strategylens results export analyses/h200 --format csv > h200.csv
 
+      strategylens results export analyses/h200 --format human
+
+      strategylens results export analyses/h200 --format jsonl -o h200.jsonl
+
       strategylens results export analyses/h200 --trials --format parquet -o trials.parquet
     """
+    import contextlib
+
+    from strategylens.cli.common import check_output, writing
     from strategylens.store import read_results, read_trials
 
     if not store.is_dir():
         raise fail(f"{store}: no such store folder")
+    if output is not None:
+        check_output(output)
     df = read_trials(store) if trials else read_results(store)
     if df.empty:
         raise fail(f"{store}: no results found under {store / ('trials' if trials else 'results')}")
+    if fmt in (ExportFormat.json, ExportFormat.jsonl, ExportFormat.human):
+        kind = "results.trials" if trials else "results.export"
+        rows = json_records(df)
+        if fmt == ExportFormat.human:
+            cols = [c for c in HUMAN_COLUMNS if c in df.columns] if not trials else None
+            rows = [{k: (";".join(map(str, v)) if isinstance(v, list) else
+                         round(v, 3) if isinstance(v, float) else v) for k, v in r.items()}
+                    for r in rows]
+        with writing(output or Path("<stdout>")):
+            with (open(output, "w", encoding="utf-8") if output else
+                  contextlib.nullcontext(sys.stdout)) as fh, \
+                    contextlib.redirect_stdout(fh):
+                emit(rows, Format(fmt.value), columns=cols if fmt == ExportFormat.human else None,
+                     kind=kind)
+        return
     if "audit_flags" in df:
         df = df.assign(audit_flags=df["audit_flags"].map(";".join))
     if fmt == ExportFormat.parquet:
         if output is None and sys.stdout.isatty():
             raise fail("parquet is binary: give --output FILE or redirect stdout")
-        df.to_parquet(output if output else sys.stdout.buffer, index=False)
+        with writing(output or Path("<stdout>")):
+            df.to_parquet(output if output else sys.stdout.buffer, index=False)
         return
-    text = df.to_csv(index=False) if fmt == ExportFormat.csv else \
-        df.to_json(orient="records", indent=1, default_handler=str) + "\n"
+    text = df.to_csv(index=False)
     if output:
-        output.write_text(text)
+        with writing(output):
+            output.write_text(text)
     else:
         sys.stdout.write(text)
 
@@ -61,6 +119,9 @@ def export(
 @app.command()
 def reaudit(
     store: Path = typer.Argument(..., help="Results store folder (written by `strategylens run`)."),
+    fmt: Format = typer.Option(Format.human, "--format", "-f",
+                                 help="human, json, jsonl or csv: one record per changed row "
+                                      "(task, solution, size, before, after)."),
 ) -> None:
     """Recompute every row's audit flags from its recorded trace under the current thresholds.
 
@@ -86,6 +147,12 @@ def reaudit(
     rows = recompute(store)
     changed = [(r, old.get((r["task"], r["solution"], r["size"]), [])) for r in rows
                if list(r["audit_flags"]) != old.get((r["task"], r["solution"], r["size"]), [])]
+    if fmt != Format.human:
+        emit([{"task": r["task"], "solution": r["solution"], "size": r["size"],
+               "before": list(was), "after": list(r["audit_flags"])} for r, was in changed],
+             fmt, columns=["task", "solution", "size", "before", "after"])
+        info(f"{len(rows)} row(s) re-audited, {len(changed)} changed")
+        return
     for r, was in changed:
         out.print(f"{r['task']} {r['solution']} {r['size']}: "
                   f"{';'.join(was) or '-'} -> {';'.join(r['audit_flags']) or '-'}", highlight=False)

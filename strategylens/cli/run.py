@@ -146,22 +146,25 @@ def command(
                mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock, cupti=cupti)
     if cluster:
         _on_cluster(cluster, cluster_config, loaded, size_list, store, cfg, arch, remeasure_cpu)
+    from strategylens.cli.common import Steps
     from strategylens.runfolders import samples_by_path
 
     meta = {p: s.as_row() for p, s in samples_by_path(sols).items()}
     rows = []
-    for t, files in loaded:
-        try:
-            rows += benchmark(t, files, size_list, store, cfg, remeasure_cpu=remeasure_cpu,
-                              arch=arch, solution_meta=meta)
-        except NoDevice as exc:
-            if rows:
-                emit(rows, fmt, COLUMNS)
-            raise fail(f"{exc}; stopped after building {t.id}'s solutions, before any "
-                       "reference or timed call (`strategylens run --build-only` compiles and "
-                       "reports kernels without a GPU)") from None
-        except RuntimeError as exc:
-            raise fail(str(exc)) from None
+    with Steps("run", len(loaded)) as step:
+        for t, files in loaded:
+            step(f"{t.id} ({len(files)} solution(s))")
+            try:
+                rows += benchmark(t, files, size_list, store, cfg, remeasure_cpu=remeasure_cpu,
+                                  arch=arch, solution_meta=meta)
+            except NoDevice as exc:
+                if rows:
+                    emit(rows, fmt, COLUMNS)
+                raise fail(f"{exc}; stopped after building {t.id}'s solutions, before any "
+                           "reference or timed call (`strategylens run --build-only` compiles "
+                           "and reports kernels without a GPU)") from None
+            except RuntimeError as exc:
+                raise fail(str(exc)) from None
     emit(rows, fmt, COLUMNS)
     bad_rows = [r for r in rows if not r["correct"] or r["audit_flags"]]
     raise typer.Exit(EXIT_FINDINGS if bad_rows else EXIT_OK)
@@ -191,10 +194,16 @@ def _build_only(loaded, arch: str | None, fmt: Format, compile_all) -> None:
     """Compile every solution of every task; rows per kernel; exit 1 on a compile error."""
     from strategylens.harness import detect_arch
 
+    from strategylens.cli.common import Steps
+
     arch = arch or detect_arch()
     rows = []
-    for t, files in loaded:
-        got = compile_all(t, files, arch)
+    with Steps("building", len(loaded)) as step:
+        got_all = []
+        for t, files in loaded:
+            step(f"{t.id} ({len(files)} solution(s))")
+            got_all.append(compile_all(t, files, arch))
+    for got in got_all:
         for r in got:
             if not r["compiled"]:
                 tail = "\n".join(r.pop("error_full").strip().splitlines()[-20:])

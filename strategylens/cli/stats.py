@@ -80,9 +80,16 @@ def records(frame) -> list[dict]:
 
 
 def rounded(rows: list[dict], digits: int = 3) -> list[dict]:
-    """Round floats for the human view only."""
-    return [{k: (round(v, digits) if isinstance(v, float) else v) for k, v in r.items()}
-            for r in rows]
+    """Round floats for the human view only; p- and q-values below 0.001 read ``<0.001``
+    (never a bare 0.0)."""
+    def one(key: str, v):
+        if not isinstance(v, float):
+            return v
+        if key in ("p_value", "q_value", "p", "q") and v < 10 ** -digits:
+            return f"<{10 ** -digits:.{digits}f}"
+        return round(v, digits)
+
+    return [{k: one(k, v) for k, v in r.items()} for r in rows]
 
 
 def show(frame, fmt: Format, columns: list[str], title: str) -> None:
@@ -352,16 +359,19 @@ def simulate(
             doses[sid.strip()] = float(value)
         except ValueError:
             raise fail(f"--dose {item!r}: expected ID=SLOPE, e.g. PAR-02=0.15", EXIT_USAGE) from None
+    from strategylens.cli.common import check_output, writing
+
+    check_output(out)
     corpus = simulate_corpus(n_tasks=tasks, n_authors=authors, samples=samples, seed=seed,
                              size_growth=size_growth, doses=doses or None)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    corpus.frame.to_csv(out, index=False)
     truth_path = out.with_suffix(".truth.json")
-    truth_path.write_text(json.dumps({"effects_log": corpus.effects, "structural":
-                                      corpus.structural, "bundles": corpus.bundles,
-                                      "author_skill_log": corpus.skill, "seed": seed,
-                                      "dose_log_per_doubling": doses},
-                                     indent=2) + "\n")
+    with writing(out):
+        corpus.frame.to_csv(out, index=False)
+        truth_path.write_text(json.dumps({"effects_log": corpus.effects, "structural":
+                                          corpus.structural, "bundles": corpus.bundles,
+                                          "author_skill_log": corpus.skill, "seed": seed,
+                                          "dose_log_per_doubling": doses},
+                                         indent=2) + "\n")
     err.print(f"wrote {out} and {truth_path}", highlight=False)
     bundle_of = {s: "+".join(b) for b in corpus.bundles for s in b}
     rows = [{"strategy": s, "effect_log": e, "multiplier": math.exp(e),

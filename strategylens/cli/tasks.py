@@ -139,23 +139,29 @@ def gen_cmd(
     Examples: `strategylens tasks gen bfs --size medium --seed-offset 1`,
     `strategylens tasks gen dbscan --size small --acceleval ~/AccelEval`.
     """
+    from strategylens.cli.common import check_output, writing
+
     task = _load(task_id, acceleval)
     _check_size(task, size)
+    if out is not None:
+        check_output(out, "folder")
     try:
         inputs = task.generate(size, seed_offset)
     except T.TaskError as exc:
         raise fail(str(exc)) from exc
     folder = out or cache_root() / "inputs" / task.id / f"{size}-s{seed_offset}"
-    folder.mkdir(parents=True, exist_ok=True)
     arrays = {k: v for k, v in inputs.items() if isinstance(v, np.ndarray)}
     scalars = {k: v for k, v in inputs.items() if not isinstance(v, np.ndarray)}
-    np.savez(folder / "inputs.npz", **arrays)
+    with writing(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        np.savez(folder / "inputs.npz", **arrays)
     meta = {"task": task.id, "size": size, "seed_offset": seed_offset,
             "seed": task.seed + seed_offset, "scalars": scalars,
             "arrays": {k: {"dtype": str(v.dtype), "length": int(v.size)} for k, v in
                        arrays.items()},
             "task_sha256": task.content_hash()}
-    (folder / "meta.json").write_text(json.dumps(meta, indent=2, default=str))
+    with writing(folder):
+        (folder / "meta.json").write_text(json.dumps(meta, indent=2, default=str))
     row = {"task": task.id, "size": size, "seed_offset": seed_offset, "path": str(folder),
            "bytes": int(sum(v.nbytes for v in arrays.values()))}
     if task.format.adapter and (task.path / "gen_data.py").exists():

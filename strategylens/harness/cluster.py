@@ -31,7 +31,6 @@ import math
 import os
 import socket
 import time
-import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,23 +107,12 @@ def run_cell(runner: Callable[[Cell], list], cell: Cell) -> CellResult:
 def read_config(path: Path | str | None) -> dict:
     """The ``[cluster]`` table of a TOML config (``strategylens.toml``, or ``[tool.strategylens.
     cluster]`` in ``pyproject.toml``)."""
-    if path is None:
-        for p in (Path("strategylens.toml"), Path("pyproject.toml")):
-            if p.is_file():
-                path = p
-                break
-        else:
-            return {}
-    path = Path(path)
+    from strategylens.config import ConfigError, read_section
+
     try:
-        doc = tomllib.loads(path.read_text())
-    except OSError as exc:
-        raise ClusterError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ClusterError(f"{path}: not valid TOML: {exc}") from exc
-    if path.name == "pyproject.toml":
-        return dict(doc.get("tool", {}).get("strategylens", {}).get("cluster", {}))
-    return dict(doc.get("cluster", {}))
+        return read_section("cluster", path)[0]
+    except ConfigError as exc:
+        raise ClusterError(str(exc)) from None
 
 
 def jobqueue_cluster(spec: str, options: dict):

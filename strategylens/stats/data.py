@@ -210,11 +210,14 @@ def prepare_table(df: pd.DataFrame, source: str = "<data>",
     df["cheating_flags"] = (flags.map(lambda fl: ";".join(f for f in fl if f in cheating))
                             if flags is not None else "")
     is_cheat = df["cheating_flags"] != ""
-    bad_speed = df["correct"] & ~is_cheat & ~(df["speedup"] > 0)
+    usable = (df["speedup"] > 0) & np.isfinite(df["speedup"])
+    bad_speed = df["correct"] & ~is_cheat & ~usable
     if bad_speed.any():
-        problems.append(f"{source}: correct rows without a positive speedup (rows "
-                        f"{_rows(bad_speed)}); kept with the failures")
-    ok = df["correct"] & ~is_cheat & (df["speedup"] > 0)
+        inf = bad_speed & np.isinf(df["speedup"])
+        what = (f"; {int(inf.sum())} infinite, a zero GPU time?" if inf.any() else "")
+        problems.append(f"{source}: correct rows without a finite positive speedup (rows "
+                        f"{_rows(bad_speed)}{what}); kept with the failures")
+    ok = df["correct"] & ~is_cheat & usable
     dup = df[ok].index[df[ok].duplicated(["task", "solution", "size"], keep="first")]
     if len(dup):
         problems.append(f"{source}: {len(dup)} duplicate (task, solution, size) rows; "
@@ -397,10 +400,22 @@ def read_store_results(store_dir: str | Path) -> pd.DataFrame:
         raise DataError(f"{store_dir}: reading a results store needs strategylens.store."
                         f"read_results, which is not available ({exc}); export the store to CSV "
                         "and use --data instead") from None
+    store_dir = Path(store_dir)
+    if not store_dir.exists():
+        raise DataError(f"{store_dir}: no such results store")
+    if not (store_dir / "results").is_dir():
+        raise DataError(f"{store_dir}: not a results store (no results/ folder; "
+                        "`strategylens run --store DIR` writes one)")
     try:
-        return read_results(store_dir)
+        df = read_results(store_dir)
     except (OSError, ValueError) as exc:
         raise DataError(f"{store_dir}: cannot read the results store ({exc})") from None
+    if df.empty:
+        raise DataError(f"{store_dir}: the results store holds no results")
+    missing = [c for c in ("task", "solution") if c not in df.columns]
+    if missing:
+        raise DataError(f"{store_dir}: results without the column(s) {', '.join(missing)}")
+    return df
 
 
 def load_analysis(data: str | Path | None = None, store: str | Path | None = None,

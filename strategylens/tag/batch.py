@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
@@ -15,7 +14,8 @@ from strategylens import __version__
 from strategylens.model.preproc import header_bytes
 from strategylens.resources import PACKAGE_DIR, atomic_write, cache_root
 from strategylens.tag.file import (SIZE_LIMIT, FileResult, calibrate, check_bytes, get_catalog,
-                                   read_source, resolve_detectors, tag_source)
+                                   read_source, reference_model, resolve_detectors, tag_source)
+from strategylens.tag.workers import Bounds, run_bounded
 
 SUFFIXES = (".cu", ".cuh")
 
@@ -33,6 +33,29 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
         else:
             raise FileNotFoundError(f"{p}: no such file or folder")
     return out
+
+
+def find_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileResult]]:
+    """Like :func:`expand_paths`, but a path that cannot be used is an error result naming it
+    (missing, a broken or looping symlink, a folder that cannot be listed) and the other
+    paths still count."""
+    found: list[Path] = []
+    problems: list[FileResult] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            try:
+                found += sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
+            except OSError as exc:
+                problems.append(FileResult(str(p), False, f"{p}: cannot list the folder "
+                                                          f"({exc.strerror or exc})"))
+        elif p.exists():
+            found.append(p)  # read_source says what is wrong with a FIFO or a device
+        elif p.is_symlink():  # broken or looping: read_source names which
+            problems.append(read_source(str(p), SIZE_LIMIT))
+        else:
+            problems.append(FileResult(str(p), False, f"{p}: no such file or folder"))
+    return found, problems
 
 
 _CODE_VERSION = ""
@@ -99,31 +122,10 @@ class Cache:
             pass  # a read-only cache folder only costs speed
 
 
-_WORKER: dict = {}
-
-
-def _worker_init(detectors, entry, index, catalog, size_limit, reference=None,
-                 include_dirs=(), defines=None) -> None:
-    _WORKER.update(dets=resolve_detectors(detectors, catalog), entry=entry, index=index,
-                   catalog=catalog, size_limit=size_limit, spec=detectors, reference=reference,
-                   include_dirs=include_dirs, defines=defines)
-
-
-def _worker_tag(items: list[tuple[str, bytes]]) -> list[FileResult]:
-    w = _WORKER
-    out = []
-    for path, data in items:
-        r = tag_source(data, path, w["dets"], w["entry"], w["index"], w["catalog"],
-                       w["size_limit"], w.get("reference"), w.get("include_dirs", ()),
-                       w.get("defines"))
-        out.append(r)
-    return out
-
-
 def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=None,
               entry: str = "solution_compute", index: bool = True, catalog=None,
               cache: bool | str | Path = True, size_limit: int = SIZE_LIMIT,
-              chunk: int = 8, reference: str | bytes | None = None,
+              reference: str | bytes | None = None, bounds: Bounds | None = None,
               include_dirs: Sequence[str] = (), defines: Mapping[str, str] | None = None
               ) -> Iterator[FileResult]:
     """Tag files and folders (recursive over .cu/.cuh), yielding results as they complete.
@@ -131,30 +133,31 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     Parameters
     ----------
     paths : sequence of str or Path
-        Files and folders; a missing path raises FileNotFoundError before any work starts.
+        Files and folders; one that cannot be used (missing, a symlink loop, a FIFO) gets an
+        error result and the others are tagged.
     jobs : int, optional
-        Worker processes (default: the number of CPUs); 1 tags in this process.
+        Worker processes (default: the number of CPUs).
     detectors, entry, index, catalog, size_limit
-        As for :func:`tag_source`; ``detectors`` must be None, 'ast' or 'substring' when
-        ``jobs > 1``.
+        As for :func:`tag_source`.
     cache : bool or path
         Use the per-file cache: a folder, or ``<cache root>/tag`` ($STRATEGYLENS_CACHE/tag or
         ~/.cache/strategylens/tag).
     include_dirs, defines
         ``-I`` folders and ``-D`` macros for every file (the cache key covers them and the
         bytes of the local headers each file includes).
-    chunk : int
-        Least number of files sent to a worker at a time (larger runs send about sixteen
-        chunks per worker).
+    bounds : Bounds, optional
+        Per-file time and memory limits (default ``Bounds()``: 60 s, 2048 MiB); each file is
+        tagged in a worker process that is killed when it goes over. ``Bounds(None, None)``
+        with ``jobs=1`` tags in this process.
 
     Yields
     ------
     FileResult
     """
-    files = expand_paths(paths)
+    files, problems = find_files(paths)
+    yield from problems
     jobs = jobs or os.cpu_count() or 1
-    if not isinstance(detectors, (str, type(None))):
-        jobs = 1  # detector objects may not pickle
+    bounds = Bounds() if bounds is None else bounds
     store = None
     if cache:
         cat = get_catalog(catalog) if detectors != "substring" else None
@@ -183,39 +186,20 @@ def tag_paths(paths: Sequence[str | Path], jobs: int | None = None, detectors=No
     if not todo:
         return
     data_of = dict(todo)
-    if jobs <= 1 or len(todo) <= chunk:
-        dets = resolve_detectors(detectors, catalog)
-        for p, data in todo:
-            r = tag_source(data, p, dets, entry, index, catalog, size_limit, reference,
-                           include_dirs, defines)
-            if store:
-                store.put(data + header_bytes(data, p, include_dirs), r)
-            yield r
-        return
-    chunk = max(chunk, len(todo) // (jobs * 16))  # many small chunks keep workers busy
-    chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_worker_init,
-                             initargs=(detectors, entry, index, catalog, size_limit,
-                                       reference, tuple(include_dirs), defines)) as ex:
-        chunk_of = {ex.submit(_worker_tag, c): c for c in chunks}
-        pending = set(chunk_of)
-        dets = None
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                try:
-                    results = fut.result()
-                except Exception as exc:  # a worker died (e.g. a crash inside libclang)
-                    dets = dets or resolve_detectors(detectors, catalog)
-                    results = []
-                    for p, data in chunk_of[fut]:
-                        r = tag_source(data, p, dets, entry, False, catalog, size_limit,
-                                       reference, include_dirs, defines)
-                        r.warnings.append(f"{p}: worker failed ({type(exc).__name__}: {exc}); "
-                                          "tagged again without the libclang index")
-                        results.append(r)
-                for r in results:
-                    if store:
-                        store.put(data_of[r.path] + header_bytes(data_of[r.path], r.path,
-                                                                 include_dirs), r)
-                    yield r
+    dets = resolve_detectors(detectors, catalog)
+    if reference is not None:
+        reference_model(reference, entry)  # built once here, inherited by the workers
+
+    def tag(path: str, data: bytes, with_index: bool) -> FileResult:
+        return tag_source(data, path, dets, entry, with_index, catalog, size_limit, reference,
+                          include_dirs, defines)
+
+    if jobs <= 1 and not bounds.any:
+        results = (tag(p, data, index) for p, data in todo)
+    else:
+        results = run_bounded(todo, tag, min(jobs, len(todo)), bounds, index)
+    for r in results:
+        if store and (r.ok or not r.error.startswith(f"{r.path}: not tagged:")):
+            # a limit hit is not cached: limits may change
+            store.put(data_of[r.path] + header_bytes(data_of[r.path], r.path, include_dirs), r)
+        yield r

@@ -91,8 +91,33 @@ def get_catalog(catalog=None):
     key = "catalog:" + "|".join(map(str, extra))
     if key not in _CATALOGS:
         from strategylens.catalog import load_catalog
-        _CATALOGS[key] = load_catalog(extra, check_examples=False)
+        _CATALOGS[key] = without_broken_detectors(load_catalog(extra, check_examples=False))
     return _CATALOGS[key]
+
+
+def without_broken_detectors(catalog):
+    """The catalog without the entries whose ``detector.py`` fails to load (an import error, a
+    wrong ``id``); each such failure becomes one of its errors, naming the file, so the other
+    detectors still run and ``catalog validate`` reports it."""
+    from dataclasses import replace
+
+    from strategylens.catalog import CatalogError
+    from strategylens.detectors import entry_detectors
+
+    kept, errors = [], list(catalog.errors)
+    for entry in catalog.entries:
+        try:
+            entry_detectors(entry.path, entry.id)
+        except RuntimeError as exc:
+            text = str(exc).removeprefix(f"{Path(entry.path).resolve() / 'detector.py'}: ")
+            errors.append(CatalogError(Path(entry.path) / "detector.py", "(detector)", text,
+                                       f"fix the detector, or remove {entry.path}; {entry.id} "
+                                       "is not tagged until then"))
+            continue
+        kept.append(entry)
+    if len(kept) == len(catalog.entries):
+        return catalog
+    return replace(catalog, entries=kept, errors=errors)
 
 
 def kind_of(sid: str, catalog) -> str:
@@ -129,11 +154,29 @@ def resolve_detectors(detectors=None, catalog=None) -> dict[str, list[Detector]]
 # ---------------------------------------------------------------------------------------------
 # one file
 
+def size_text(n: int) -> str:
+    """Bytes for people: ``5.0 MiB``, ``300 bytes``.
+
+    >>> size_text(5 * 2**20), size_text(300), size_text(2048)
+    ('5.0 MiB', '300 bytes', '2.0 KiB')
+    """
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def too_large(path: str, size: int, size_limit: int) -> str:
+    exact = f" ({size} bytes)" if size >= 1024 else ""
+    return (f"{path}: not tagged: {size_text(size)}{exact} is over the "
+            f"{size_text(size_limit)} limit for one file; raise it with --max-bytes BYTES "
+            "(or max-bytes in the [tag] table of strategylens.toml)")
+
+
 def check_bytes(data: bytes, path: str, size_limit: int = SIZE_LIMIT) -> str | None:
     """Why ``data`` cannot be tagged (an error naming the file), or None."""
     if len(data) > size_limit:
-        return (f"{path}: file is {len(data)} bytes, over the size limit of {size_limit} bytes "
-                "(raise it with size_limit / --max-bytes)")
+        return too_large(path, len(data), size_limit)
     if not data.strip():
         return f"{path}: empty file, nothing to tag"
     nul = data.find(b"\0")
@@ -291,8 +334,30 @@ def tag_example(path: str | Path, detectors=None, index: bool = True, catalog=No
 
 
 def read_source(path: str, size_limit: int) -> bytes | FileResult:
-    """Up to ``size_limit + 1`` bytes of a file (one more tells that it is too large), or an
-    error result naming the file."""
+    """The bytes of a regular file, or an error result naming the file: missing, a broken or
+    looping symlink, not a regular file (a FIFO would block), over ``size_limit`` (its real
+    size), unreadable."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return FileResult(path, False, f"{path}: broken symlink (to {os.readlink(path)})")
+        return FileResult(path, False, f"{path}: no such file or folder")
+    except OSError as exc:
+        if exc.errno == 40:  # ELOOP
+            return FileResult(path, False, f"{path}: symlink loop (the link points back to "
+                                           "itself); fix or remove the link")
+        return FileResult(path, False, f"{path}: cannot read ({exc.strerror or exc})")
+    if not stat.S_ISREG(st.st_mode):
+        what = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device" if (
+            stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)) else "a socket" if \
+            stat.S_ISSOCK(st.st_mode) else "not a regular file"
+        return FileResult(path, False, f"{path}: not tagged: {what}, not a source file")
+    if st.st_size > size_limit:
+        return FileResult(path, False, too_large(path, st.st_size, size_limit))
     try:
         with open(path, "rb") as fh:
             return fh.read(size_limit + 1)
