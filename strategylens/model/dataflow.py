@@ -258,8 +258,17 @@ class DataFlow:
         return TypeTable(self)
 
     def identifiers(self, node: Node | None) -> set[str]:
-        """Names of the identifiers under ``node`` (field names excluded)."""
-        return {self.text_of(n) for n in nodes_of(node, "identifier")}
+        """Names of the identifiers under ``node`` (field names excluded); a fresh set each
+        call, from a memo by the node's span (detectors ask for the same nodes many times)."""
+        if node is None:
+            return set()
+        # the node's id and its text: macro bodies are other trees, over other bytes
+        key = (node.id, node.start_byte, node.end_byte, self.text_of(node))
+        found = self._ids_memo.get(key)
+        if found is None:
+            found = self._ids_memo[key] = frozenset(
+                self.text_of(n) for n in nodes_of(node, "identifier"))
+        return set(found)
 
     def index_identifiers(self, node: Node | None) -> set[str]:
         """Identifiers of ``node`` outside subscripts: what an index is computed from, leaving

@@ -14,6 +14,7 @@ from strategylens.model.items import Access, Call, Function, Launch, Loop, VarDe
 from strategylens.model.syntax import compile_query, declarator_name, walk
 
 _MISS = object()
+_ALL = object()  # _filter's key for every function
 
 
 class Queries:
@@ -199,15 +200,21 @@ class Queries:
         return [f for f in self._fn_list if f.name in self.reachable]
 
     def _filter(self, items, fn, all):
+        """``items`` in function ``fn`` (all when None), reachable ones unless ``all``. Indexed
+        by function once per item list (a detector asks per function: a scan each time made
+        tagging quadratic in file size); the key notices a list or reachability that grew."""
         name = fn.name if isinstance(fn, Function) else fn
-        out = []
-        for it in items:
-            if name is not None and it.function != name:
-                continue
-            if not all and not self.is_reachable(it.node):
-                continue
-            out.append(it)
-        return out
+        key = (id(items), len(items), all, None if all else (id(self.reachable),
+                                                             len(self.reachable), len(self._dead)))
+        index = self._by_function.get(key)
+        if index is None:
+            index = {_ALL: []}
+            for it in items:
+                if all or self.is_reachable(it.node):
+                    index[_ALL].append(it)
+                    index.setdefault(it.function, []).append(it)
+            self._by_function[key] = index
+        return list(index.get(_ALL if name is None else name, ()))
 
     def loops_in(self, fn: Function | str | None = None, all: bool = False) -> list[Loop]:
         """Loops in ``fn`` (every function when None); reachable ones unless ``all``."""
@@ -220,8 +227,17 @@ class Queries:
         return self._filter(self.calls, fn, all)
 
     def launches_of(self, kernel: str | None = None, all: bool = False) -> list[Launch]:
-        out = [la for la in self.launches if kernel is None or la.kernel == kernel]
-        return out if all else [la for la in out if self.is_reachable(la.node)]
+        key = (id(self.launches), len(self.launches), all, None if all else (
+            id(self.reachable), len(self.reachable), len(self._dead)), "launches")
+        index = self._by_function.get(key)
+        if index is None:
+            index = {_ALL: []}
+            for la in self.launches:
+                if all or self.is_reachable(la.node):
+                    index[_ALL].append(la)
+                    index.setdefault(la.kernel, []).append(la)
+            self._by_function[key] = index
+        return list(index.get(_ALL if kernel is None else kernel, ()))
 
     def vars_in(self, fn: Function | str | None = None, space: str | None = None,
                 all: bool = False) -> list[VarDecl]:
