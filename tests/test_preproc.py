@@ -186,10 +186,10 @@ def test_tag_cli_takes_include_dirs_and_defines(tmp_path, monkeypatch):
 
     assert "MEM-02" not in ids("-I", "include")  # TILE 8: the tile branch is dead
     assert "MEM-02" in ids("-I", "include", "-D", "TILE=32")
-    (tmp_path / "strategylens.toml").write_text('[tag]\ninclude_dirs = ["include"]\n'
-                                                'defines = ["TILE=64"]\n')
+    (tmp_path / "strategylens.toml").write_text('[tag]\ninclude-dir = ["include"]\n'
+                                                'define = ["TILE=64"]\n')
     assert "MEM-02" in ids()
-    (tmp_path / "strategylens.toml").write_text('[tag]\ndefines = ["1BAD"]\n')
+    (tmp_path / "strategylens.toml").write_text('[tag]\ndefine = ["1BAD"]\n')
     r = run(app, ["tag", str(src), "--no-cache"])
     assert r.exit_code == 2 and "is not NAME or NAME=VALUE" in r.output
 

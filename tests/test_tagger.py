@@ -83,9 +83,14 @@ def test_model_notes_reach_the_result_its_dict_and_the_human_table():
     m.note("include \"tiles.cuh\" not found")
     assert m.notes == ["entry 'solution_compute' not found and no host code: every kernel and "
                        "device function is a root", "include \"tiles.cuh\" not found"]
-    from strategylens.cli.tag import _human_rows
-    assert _human_rows([r])[-1] == {"file": "good.cu", "id": "notes", "lines": r.notes[0],
-                                    "confidence": "", "p": ""}
+    import contextlib
+    import io
+
+    from strategylens.cli import tag_output
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        tag_output.human([r], None)
+    assert shown.getvalue().splitlines()[-2] == f"  note: {r.notes[0]}"
 
 
 def test_calibration_maps_features_through_the_logistic_model():

@@ -138,12 +138,11 @@ def command(
     from strategylens import tag
     from strategylens.cli import tag_output
     from strategylens.cli.common import check_output, writing
-    from strategylens.tag.flags import FlagsError, parse_defines, read_tag_config
+    from strategylens.tag.flags import FlagsError, parse_defines
 
-    try:  # the config's [tag] flags first, the command line's after (and over) them
-        include_dirs, defines = read_tag_config()
-        include_dirs += [str(d.resolve()) for d in include_dir or []]
-        defines.update(parse_defines(define or []))
+    try:  # `[tag] include-dir = [...]`, `define = [...]` in the config give their defaults
+        include_dirs = [str(d.resolve()) for d in include_dir or []]
+        defines = parse_defines(define or [])
     except FlagsError as exc:
         raise fail(str(exc), EXIT_USAGE) from None
     cat = None
