@@ -3,7 +3,7 @@ given as ``-I``/``-D`` or as the ``[tag]`` table's defaults in the configuration
 (``docs/configuration.md``):
 
     [tag]
-    include-dir = ["include", "third_party/cutlass/include"]   # relative to the working folder
+    include-dir = ["include", "third_party/cutlass/include"]   # relative to the config file
     define = ["TILE=32", "USE_SHARED"]
 
 A ``compile_commands.json`` beside a file (or above it) is read by the program model itself."""
