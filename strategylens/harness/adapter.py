@@ -30,8 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from strategylens.harness.build import (BuildResult, _find_library, detect_arch, libraries_used,
-                                        nvcc_path, nvcc_version, parse_ptxas, run_tool)
+from strategylens.harness.build import (BuildResult, _find_library, cached_build, detect_arch,
+                                        libraries_used, nvcc_path, nvcc_version, parse_ptxas,
+                                        run_tool)
 from strategylens.harness.buffers import InputSet
 from strategylens.harness.sandbox import ChildFailed
 from strategylens.harness.session import Session
@@ -190,10 +191,9 @@ def build_adapter_solution(source: Path, task, arch: str | None = None,
     key = hashlib.sha256(json.dumps([sha, flags, link, nvcc_version()]).encode()).hexdigest()[:24]
     out_dir = cache_dir / f"ae-{key}"
     meta_path = out_dir / "build.json"
-    if meta_path.exists():
-        meta = json.loads(meta_path.read_text())
-        meta.update(source=str(source), cache_hit=True)
-        return BuildResult(**meta)
+    hit = cached_build(out_dir, source)
+    if hit is not None:
+        return hit
     if missing:
         return BuildResult(str(source), False, None, arch, flags, libs, source_sha256=sha,
                            error=f"{source}: library not found for linking: {', '.join(missing)}")

@@ -181,6 +181,20 @@ class BuildResult:
         return dict(self.__dict__)
 
 
+def cached_build(out_dir: Path, source: Path) -> BuildResult | None:
+    """The build recorded in ``out_dir`` (a cache entry), or None. The library is looked up in
+    ``out_dir`` itself: the cache folder may have moved (built on one machine, carried to the
+    GPU machine)."""
+    meta_path = out_dir / "build.json"
+    if not meta_path.exists():
+        return None
+    meta = json.loads(meta_path.read_text())
+    if meta.get("so_path"):
+        meta["so_path"] = str(out_dir / "solution.so")
+    meta.update(source=str(source), cache_hit=True)
+    return BuildResult(**meta)
+
+
 def build_solution(source: Path, params: list, arch: str | None = None,
                    cache_dir: Path | None = None, extra_flags: list[str] | None = None,
                    timeout_s: float = 300.0) -> BuildResult:
@@ -229,13 +243,9 @@ def build_solution(source: Path, params: list, arch: str | None = None,
     key = hashlib.sha256(json.dumps([sha, flags, link, nvcc_version()]).encode()).hexdigest()[:24]
     out_dir = cache_dir / key
     meta_path = out_dir / "build.json"
-    if meta_path.exists():
-        meta = json.loads(meta_path.read_text())
-        # the cache folder may have moved (built on another machine and carried)
-        if meta.get("so_path"):
-            meta["so_path"] = str(out_dir / "solution.so")
-        meta.update(source=str(source), cache_hit=True)
-        return BuildResult(**meta)
+    hit = cached_build(out_dir, source)
+    if hit is not None:
+        return hit
     if missing:
         return BuildResult(str(source), False, None, arch, flags, libs,
                            error=f"{source}: library not found for linking: {', '.join(missing)}",
