@@ -30,9 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from strategylens.harness.build import (BuildResult, _find_library, cached_build, detect_arch,
-                                        libraries_used, nvcc_path, nvcc_version, parse_ptxas,
-                                        run_tool)
+from strategylens.harness.build import (BuildResult, cached_build, detect_arch, libraries_used,
+                                        link_args, nvcc_flags, nvcc_path, nvcc_version,
+                                        parse_ptxas, run_tool)
 from strategylens.harness.buffers import InputSet
 from strategylens.harness.sandbox import ChildFailed
 from strategylens.harness.session import Session
@@ -173,18 +173,9 @@ def build_adapter_solution(source: Path, task, arch: str | None = None,
         return BuildResult(str(source), False, None, arch, [], [],
                            error=f"{adapter}: no adapter to build the solution with")
     libs = libraries_used(text)
-    flags = ["-O3", "-std=c++17", f"-arch={arch}", "-shared", "-Xcompiler", "-fPIC",
-             "-cudart", "shared", "-Xptxas", "-v", "-Xlinker", "--no-undefined",
-             f"-I{HEADER_DIR}", *str(task.extra.get("extra_build_flags", "")).split()]
-    link: list[str] = []
-    missing = []
-    for lib in libs:
-        found = _find_library(lib)
-        if not found:
-            missing.append(lib)
-            continue
-        arg, d = found
-        link += [f"-L{d}", arg, "-Xlinker", f"-rpath={d}"]
+    flags = [*nvcc_flags(arch), "-Xlinker", "--no-undefined", f"-I{HEADER_DIR}",
+             *str(task.extra.get("extra_build_flags", "")).split()]
+    link, missing = link_args(libs)
     parts = [text.encode(), unit.encode(), adapter.read_bytes(), TRACKER.read_bytes(),
              (HEADER_DIR / "acceleval_io.h").read_bytes()]
     sha = hashlib.sha256(b"\0".join(parts)).hexdigest()

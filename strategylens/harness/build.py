@@ -91,6 +91,30 @@ def _find_library(name: str) -> tuple[str, Path] | None:
     return None
 
 
+def nvcc_flags(arch: str) -> list[str]:
+    """The flags every solution library is compiled with (ptxas reports its resources)."""
+    return ["-O3", "-std=c++17", f"-arch={arch}", "-shared", "-Xcompiler", "-fPIC",
+            "-cudart", "shared", "-Xptxas", "-v"]
+
+
+def link_args(libs: list[str]) -> tuple[list[str], list[str]]:
+    """(nvcc arguments that link ``libs`` with an rpath, and the headers of those found outside
+    the CUDA toolkit; the libraries not found)."""
+    link: list[str] = []
+    missing = []
+    for lib in libs:
+        found = _find_library(lib)
+        if not found:
+            missing.append(lib)
+            continue
+        arg, d = found
+        link += [f"-L{d}", arg, "-Xlinker", f"-rpath={d}"]
+        inc = d.parent / "include"
+        if inc.is_dir() and inc != CUDA_HOME / "include":
+            link.insert(0, f"-I{inc}")
+    return link, missing
+
+
 def libraries_used(source: str) -> list[str]:
     """CUDA libraries a source needs linked, from its ``#include`` lines."""
     libs = {LIBRARY_HEADERS[Path(h).name] for h in _INCLUDE.findall(source)
@@ -224,20 +248,8 @@ def build_solution(source: Path, params: list, arch: str | None = None,
     except OSError as exc:
         return BuildResult(str(source), False, None, arch, [], [], error=f"{source}: {exc}")
     libs = libraries_used(text)
-    flags = ["-O3", "-std=c++17", f"-arch={arch}", "-shared", "-Xcompiler", "-fPIC",
-             "-cudart", "shared", "-Xptxas", "-v", *(extra_flags or [])]
-    link: list[str] = []
-    missing = []
-    for lib in libs:
-        found = _find_library(lib)
-        if not found:
-            missing.append(lib)
-            continue
-        arg, d = found
-        link += [f"-L{d}", arg, "-Xlinker", f"-rpath={d}"]
-        inc = d.parent / "include"
-        if inc.is_dir() and inc != CUDA_HOME / "include":
-            link.insert(0, f"-I{inc}")
+    flags = [*nvcc_flags(arch), *(extra_flags or [])]
+    link, missing = link_args(libs)
     wrapper = wrapper_source(params)
     sha = hashlib.sha256(text.encode() + wrapper.encode()).hexdigest()
     key = hashlib.sha256(json.dumps([sha, flags, link, nvcc_version()]).encode()).hexdigest()[:24]
