@@ -77,8 +77,8 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self._lin_memo: dict = {}
         self._device_lambdas: set[int] = set()  # start bytes of __device__ lambdas
         self._fn_list: list[Function] = []
-        self._by_function: dict = {}  # queries._filter's index of items by function
-        self._ids_memo: dict = {}  # dataflow.identifiers by node span
+        self._indexes: dict = {}  # queries._indexed: items by function or kernel
+        self._ids_memo: dict = {}  # dataflow.identifiers by node and text
         self._dead: list[tuple[int, int]] = []
         self._local_types: dict[str, dict[str, str]] = {}
         self._assigns: dict[str, dict[str, list[Node]]] = {}

@@ -199,22 +199,26 @@ class Queries:
     def reachable_functions(self) -> list[Function]:
         return [f for f in self._fn_list if f.name in self.reachable]
 
-    def _filter(self, items, fn, all):
-        """``items`` in function ``fn`` (all when None), reachable ones unless ``all``. Indexed
-        by function once per item list (a detector asks per function: a scan each time made
-        tagging quadratic in file size); the key notices a list or reachability that grew."""
-        name = fn.name if isinstance(fn, Function) else fn
-        key = (id(items), len(items), all, None if all else (id(self.reachable),
-                                                             len(self.reachable), len(self._dead)))
-        index = self._by_function.get(key)
+    def _indexed(self, items, attr: str, all: bool, key) -> list:
+        """``items`` whose ``attr`` is ``key`` (every item when None), reachable ones unless
+        ``all``. Indexed by ``attr`` once per item list (detectors ask per function or kernel:
+        a scan each time made tagging quadratic in file size); the index key notices a list or
+        a reachability that grew."""
+        at = (id(items), len(items), attr, all, None if all else (
+            id(self.reachable), len(self.reachable), len(self._dead)))
+        index = self._indexes.get(at)
         if index is None:
             index = {_ALL: []}
             for it in items:
                 if all or self.is_reachable(it.node):
                     index[_ALL].append(it)
-                    index.setdefault(it.function, []).append(it)
-            self._by_function[key] = index
-        return list(index.get(_ALL if name is None else name, ()))
+                    index.setdefault(getattr(it, attr), []).append(it)
+            self._indexes[at] = index
+        return list(index.get(_ALL if key is None else key, ()))
+
+    def _filter(self, items, fn, all):
+        """``items`` in function ``fn`` (all when None), reachable ones unless ``all``."""
+        return self._indexed(items, "function", all, fn.name if isinstance(fn, Function) else fn)
 
     def loops_in(self, fn: Function | str | None = None, all: bool = False) -> list[Loop]:
         """Loops in ``fn`` (every function when None); reachable ones unless ``all``."""
@@ -227,17 +231,7 @@ class Queries:
         return self._filter(self.calls, fn, all)
 
     def launches_of(self, kernel: str | None = None, all: bool = False) -> list[Launch]:
-        key = (id(self.launches), len(self.launches), all, None if all else (
-            id(self.reachable), len(self.reachable), len(self._dead)), "launches")
-        index = self._by_function.get(key)
-        if index is None:
-            index = {_ALL: []}
-            for la in self.launches:
-                if all or self.is_reachable(la.node):
-                    index[_ALL].append(la)
-                    index.setdefault(la.kernel, []).append(la)
-            self._by_function[key] = index
-        return list(index.get(_ALL if kernel is None else kernel, ()))
+        return self._indexed(self.launches, "kernel", all, kernel)
 
     def vars_in(self, fn: Function | str | None = None, space: str | None = None,
                 all: bool = False) -> list[VarDecl]:
