@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -32,6 +33,12 @@ def cache_root() -> Path:
     keep their own folder under it (builds, native, ref, expected, tag, ...)."""
     env = os.environ.get("STRATEGYLENS_CACHE")
     return Path(env) if env else Path.home() / ".cache" / "strategylens"
+
+
+def private_name(path: Path, suffix: str = "") -> Path:
+    """A hidden name beside ``path`` that no other process or thread uses (pid and thread id),
+    for building something there and renaming it into place."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}{suffix}")
 
 
 def atomic_write(path: Path | str, data: bytes | str, fsync: bool = False) -> Path:

@@ -22,11 +22,11 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
-from strategylens.resources import HARNESS_DIR, SOURCE_ROOT, atomic_write, cache_root
+from strategylens.resources import (HARNESS_DIR, SOURCE_ROOT, atomic_write, cache_root,
+                                    private_name)
 from strategylens.tasks.task import Task, TaskError
 
 HEADER = HARNESS_DIR / "acceleval" / "acceleval_io.h"
@@ -78,7 +78,7 @@ def shadow_tree(task: Task) -> Path:
     root = cache_root() / "acceleval" / "shadow" / f"{task.id}-{generator_hash(task)[:16]}"
     if (root / ".complete").exists():
         return root
-    tmp = root.with_name(f".{root.name}.{os.getpid()}.{threading.get_ident()}")  # threads too
+    tmp = private_name(root)
     shutil.rmtree(tmp, ignore_errors=True)
     dst = tmp / "tasks" / task.id
     for f in _task_files(task):
@@ -120,7 +120,7 @@ def input_folder(task: Task, size: str, seed_offset: int = 0,
     if (folder / "gen.json").exists():
         return folder
     shadow = shadow_tree(task)
-    tmp = folder.with_name(f".{folder.name}.{os.getpid()}.{threading.get_ident()}")
+    tmp = private_name(folder)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     limit = limit_s or time_limit_s()

@@ -29,7 +29,7 @@ import numpy as np
 
 from strategylens import __version__
 from strategylens.provenance import cpu_model, git_commit
-from strategylens.resources import HARNESS_DIR, atomic_write, cache_root
+from strategylens.resources import HARNESS_DIR, atomic_write, cache_root, private_name
 from strategylens.tasks.acceleval_gen import (gen_record, generator_hash, input_folder,
                                               time_limit_s)
 from strategylens.tasks.refrun import ReferenceRun, gcc_version
@@ -157,7 +157,7 @@ def classification(task: Task, cpu: int | None = None) -> dict:
     size = "small" if "small" in task.sizes else next(iter(task.sizes))
     exe = build_driver(task)
     data = input_folder(task, size, 0)
-    out = file.parent / f".{file.stem}.{os.getpid()}.{threading.get_ident()}"
+    out = private_name(file.with_name(file.stem))
     try:
         record = _run_driver(task, exe, data, out, ["--trials", "1", "--classify"],
                              cpu if cpu is not None else max(os.sched_getaffinity(0)),
@@ -206,7 +206,7 @@ def run_reference(task: Task, size: str, trials: int = 3, seed_offset: int = 0,
     cls = classification(task, cpu)
     exe = build_driver(task)
     poison = ",".join(map(str, cls["safe"])) or "none"
-    out = key.parent / f".{key.name}.{os.getpid()}.{threading.get_ident()}"
+    out = private_name(key)
     shutil.rmtree(out, ignore_errors=True)
     try:
         raw = _run_driver(task, exe, data, out, ["--trials", str(max(1, trials)), "--poison",
@@ -243,7 +243,7 @@ def run_reference(task: Task, size: str, trials: int = 3, seed_offset: int = 0,
         "output_sha256": hashlib.sha256(values.astype("<f8").tobytes()).hexdigest(),
     }
     key.parent.mkdir(parents=True, exist_ok=True)
-    tmp_npz = key.parent / f".{key.name}.{os.getpid()}.{threading.get_ident()}.npz"
+    tmp_npz = private_name(key, ".npz")
     with open(tmp_npz, "wb") as fh:
         np.savez(fh, **outputs)
     os.replace(tmp_npz, npz)

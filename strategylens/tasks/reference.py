@@ -12,7 +12,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import numpy as np
 
 from strategylens import __version__
 from strategylens.provenance import cpu_model, git_commit
-from strategylens.resources import SOURCE_ROOT, atomic_write, cache_root
+from strategylens.resources import SOURCE_ROOT, atomic_write, cache_root, private_name
 from strategylens.tasks.compare import output_checksum
 from strategylens.tasks.refrun import ReferenceRun, gcc_version  # noqa: F401 - re-exported
 from strategylens.tasks.task import Task, TaskError
@@ -53,8 +52,8 @@ def build_reference(task: Task) -> Path:
     if lib.exists():
         return lib
     lib.parent.mkdir(parents=True, exist_ok=True)
-    # pid and thread id: threads of one process may build the same reference at once
-    tmp = lib.with_name(f".{lib.name}.{os.getpid()}.{threading.get_ident()}")
+    # threads of one process may build the same reference at once
+    tmp = private_name(lib)
     proc = subprocess.run(["gcc", *GCC_FLAGS, "-o", str(tmp), str(src), "-lm"], check=False,
                           capture_output=True, text=True)
     if proc.returncode != 0:
