@@ -50,6 +50,8 @@ part() {  # part NAME END_MARK command...: run it with what is left until END_MA
   echo "== $name: end at $(( $(date +%s) - T0 )) s" | tee -a "$LOG"
 }
 pack() { tar -C "$1" -czf "$OUT/$2.tar.gz" . 2>/dev/null; }
+# a part's own $OUT/NAME folder into one NAME.tar.gz (8 files at most come back)
+pack_out() { [ -d "$OUT/$1" ] && tar -C "$OUT" -czf "$OUT/$1.tar.gz" "$1" && rm -rf "$OUT/$1"; }
 PARTS=${PARTS:-corpus-medium,audit20,acceleval,throughput,scaleout,corpus-rest}
 want() { case ",$PARTS," in *",$1,"*) return 0;; *) return 1;; esac; }
 
@@ -75,11 +77,11 @@ want corpus-medium && part corpus-medium "${MEDIUM_END:-280}" bash -c 'corpus me
 want audit20 && part audit20 "${AUDIT_END:-370}" env OUT="$OUT/audit20" RUN_TIMEOUT=35 DEADLINE_S=20 PYTEST_TIMEOUT=45 \
     PYTEST_K="not every_task_baseline" \
     bash analyses/h200/run_audit20.sh --parts fixture,failing
-want audit20 && [ -d "$OUT/audit20" ] && tar -C "$OUT" -czf "$OUT/audit20.tar.gz" audit20 && rm -rf "$OUT/audit20"
+want audit20 && pack_out audit20
 if want acceleval && [ -f analyses/acceleval/run_h200.sh ] && [ -d .acceleval ]; then
   part acceleval 500 bash -c 'OUT="$OUT/acceleval" bash analyses/acceleval/run_h200.sh \
       --deadline-s $((DEADLINE-35))'
-  [ -d "$OUT/acceleval" ] && tar -C "$OUT" -czf "$OUT/acceleval.tar.gz" acceleval && rm -rf "$OUT/acceleval"
+  pack_out acceleval
 fi
 want throughput && part throughput 530 bash -c 'python3 analyses/throughput/run_throughput.py --out .cache/throughput \
     --parts before,after --tasks knapsack --measure-s 0.5 --deadline-s $((DEADLINE-10)); \
