@@ -564,6 +564,34 @@ def test_host_compute_signature_spares_honest_small_calls():
     assert A.check_host_compute(tr) is None
 
 
+def _staging_trace(h2d_share, d2h_share=1.0, threads=202752):
+    """A 67 ms histogram call whose eight host threads narrow the keys into pinned slots while
+    the device is busy 11 ms (the corpus's expert.cu on the H200): host CPU 237 ms."""
+    bytes_in, bytes_out = 953 << 20, 64 << 10
+    tr = honest_trace(bytes_in=bytes_in, bytes_out=bytes_out)
+    prof = {"kernel_ms": 2.0, "h2d_ms": 9.0, "d2h_ms": 0.2, "memset_ms": 0.0, "api_ms": 1.0,
+            "kernel_launches": 40, "kernel_threads_max": threads,
+            "h2d_bytes": int(h2d_share * bytes_in), "d2h_bytes": int(d2h_share * bytes_out)}
+    for t in tr["trials"]:
+        t.update(outside_ms=67.5, inside_ms=67.2, return_ms=67.2, event_ms=67.2, cpu_ms=237.0)
+        if t.get("profile"):
+            t["profile"] = prof
+    return tr
+
+
+def test_host_staging_threads_are_not_host_compute():
+    # half the input bytes uploaded (keys narrowed to 16 bits), every output fetched, real launches
+    assert A.check_host_compute(_staging_trace(0.5)) is None
+    # the same CPU time with the inputs never uploaded is host compute
+    assert A.check_host_compute(_staging_trace(0.0)).startswith("host CPU 237.000 ms")
+    # or with the outputs written by the host (nothing fetched)
+    assert A.check_host_compute(_staging_trace(0.5, d2h_share=0.0)) is not None
+    # or with only token launches beside the uploads
+    assert A.check_host_compute(_staging_trace(0.5, threads=1)) is not None
+    # launch sizes not recorded: the CPU-share rule alone decides
+    assert A.check_host_compute(_staging_trace(0.5, threads=None)) is not None
+
+
 def test_summarize_activity_keeps_the_largest_launch():
     recs = [{"kind": "kernel", "ns": 2000, "threads": 1},
             {"kind": "kernel", "ns": 5000, "threads": 4096},

@@ -59,6 +59,9 @@ class Thresholds:
     host_moved_frac: float = 0.1        # copies under this share of the input (output) bytes:
                                         # the inputs were not uploaded (the outputs not fetched)
     token_threads: int = 32             # a launch of at most this many threads is a token
+    host_staged_frac: float = 0.25      # uploads over this share of the input bytes, every
+                                        # output fetched and a real launch: host CPU time is
+                                        # staging (host threads packing the inputs), not compute
     probe_slow_ratio: float = 2.0       # fresh input slower than repeated by this ratio, and
                                         # than the timed p90 (H200: honest <= 1.56x,
                                         # caching cheat >= 6.2x; analyses/h200/README.md)
@@ -284,13 +287,17 @@ def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None
 
     With CUPTI, two rules. (1) Host CPU time (all threads, from getrusage) minus the time inside
     CUDA runtime calls over ``host_cpu_frac`` of the call while the device (kernels, copies,
-    memsets) is busy for under ``host_device_frac`` of it. (2) A signature that does not depend
-    on the size: the inputs were not uploaded and the outputs not fetched (copies under
-    ``host_moved_frac`` of their bytes), the device was busy for under ``host_device_frac`` of
-    the call and no launch had more than ``token_threads`` threads (or there was none). At small
-    sizes (1) misses a host loop shorter than the CUDA calls' fixed costs; (2) needs the launch
-    sizes, which traces recorded before them lack unless no kernel ran. Without CUPTI, only a
-    call faster than the transfer floor while the host is busy is flagged.
+    memsets) is busy for under ``host_device_frac`` of it, unless the call staged its inputs to
+    the device (``_staged``: a quarter of the input bytes or more uploaded, every output fetched,
+    real launches: host threads packing the inputs, as in a pipelined histogram). (2) A
+    signature that does not depend on the size: the inputs were not uploaded and the outputs not
+    fetched (copies under ``host_moved_frac`` of their bytes), the device was busy for under
+    ``host_device_frac`` of the call and no launch had more than ``token_threads`` threads (or
+    there was none). At small sizes (1) misses a host loop shorter than the CUDA calls' fixed
+    costs; (2) needs the launch sizes, which traces recorded before them lack unless no kernel
+    ran. A solution that uploads its inputs, launches a real kernel, fetches its outputs and
+    still computes the answer on the host escapes both. Without CUPTI, only a call faster than
+    the transfer floor while the host is busy is flagged.
     """
     trials = _timed(trace)
     if not trials:
@@ -304,11 +311,12 @@ def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None
         busy = float(np.median([p["kernel_ms"] + p["h2d_ms"] + p["d2h_ms"] + p.get("memset_ms", 0)
                                 for p in profiled]))
         api = float(np.median([p.get("api_ms", 0.0) for p in profiled]))
-        if cpu - api > th.host_cpu_frac * call and busy < th.host_device_frac * call:
-            return (f"host CPU {cpu:.3f} ms outside CUDA calls ({api:.3f} ms inside) of a "
-                    f"{call:.3f} ms call; device busy {busy:.3f} ms (CUPTI)")
         token = _token_launches(profiled, th)
         moved = _moved_share(profiled, trace)
+        if (cpu - api > th.host_cpu_frac * call and busy < th.host_device_frac * call
+                and not _staged(profiled, moved, th)):
+            return (f"host CPU {cpu:.3f} ms outside CUDA calls ({api:.3f} ms inside) of a "
+                    f"{call:.3f} ms call; device busy {busy:.3f} ms (CUPTI)")
         if token and moved is not None and busy < th.host_device_frac * call:
             up, down = moved
             if up < th.host_moved_frac and down < th.host_moved_frac:
@@ -323,6 +331,21 @@ def check_host_compute(trace: dict, th: Thresholds = Thresholds()) -> str | None
         return (f"host CPU {cpu:.3f} ms of a {call:.3f} ms call, faster than the transfer floor "
                 f"{floor:.3f} ms (no CUPTI)")
     return None
+
+
+def _staged(profiled: list[dict], moved: tuple[float, float] | None, th: Thresholds) -> bool:
+    """The device got the inputs (over ``host_staged_frac`` of their bytes), ran launches of
+    more than ``token_threads`` threads and every output came back from it: host CPU time
+    beside that is staging (host threads narrowing or packing the inputs into pinned buffers),
+    which parallel host threads inflate past the call's wall time. False when a figure is
+    missing."""
+    if moved is None:
+        return False
+    up, down = moved
+    threads = [p.get("kernel_threads_max") for p in profiled]
+    if any(t is None for t in threads):
+        return False
+    return up >= th.host_staged_frac and down >= 1.0 - 1e-9 and max(threads) > th.token_threads
 
 
 def _token_launches(profiled: list[dict], th: Thresholds) -> str | None:
