@@ -12,8 +12,12 @@
 #   throughput     legacy vs current harness on three baselines  (analyses/throughput)
 #   scaleout       plain vs --cluster local-cuda, one worker      (analyses/scale-out)
 #   corpus-rest    large, then small, with what time is left
-# PARTS (comma-separated) picks parts; TASKS and CORPUS the corpus parts' tasks and store;
-# MEDIUM_END and AUDIT_END move those parts' end marks.
+# PARTS (comma-separated) picks parts; TASKS and CORPUS the corpus parts' tasks and store
+# (CORPUS_SEED: a store copied into CORPUS when CORPUS holds none, so that a store in an ignored
+# folder survives between calls to a warm machine); MEDIUM_END, AUDIT_END, AE_END and
+# THROUGHPUT_END move those parts' end marks; AE_ARGS go to analyses/acceleval/run_h200.py;
+# THROUGHPUT_PARTS and THROUGHPUT_TASKS to run_throughput.py (e.g. repeat, and the tasks whose
+# baselines run twice).
 # $OUT gets env.txt, session.log and one .tar.gz per part, rewritten after each step, so a call
 # stopped at its limit still returns what finished (8 files at most come back).
 set -u
@@ -58,6 +62,9 @@ want() { case ",$PARTS," in *",$1,"*) return 0;; *) return 1;; esac; }
 # ladder tasks first: they carry the within-task contrasts
 TASKS=${TASKS:-"heat2d histogram nbody black_scholes pagerank pairwise_dist mc_asian knapsack bfs spmv_power sph_density inventory_dp smith_waterman"}
 CORPUS=${CORPUS:-analyses/h200-corpus}
+if [ -n "${CORPUS_SEED:-}" ] && [ ! -d "$CORPUS/results" ]; then
+  mkdir -p "$(dirname "$CORPUS")" && cp -r "$CORPUS_SEED" "$CORPUS"
+fi
 mkdir -p "$CORPUS"
 corpus() {  # corpus SIZE...: task by task until END_AT, the store packed after each
   for z in "$@"; do
@@ -71,7 +78,7 @@ corpus() {  # corpus SIZE...: task by task until END_AT, the store packed after 
   done
 }
 export -f corpus pack
-export CORPUS OUT TASKS
+export CORPUS OUT TASKS AE_ARGS THROUGHPUT_PARTS THROUGHPUT_TASKS
 
 want corpus-medium && part corpus-medium "${MEDIUM_END:-280}" bash -c 'corpus medium'
 want audit20 && part audit20 "${AUDIT_END:-370}" env OUT="$OUT/audit20" RUN_TIMEOUT=35 DEADLINE_S=20 PYTEST_TIMEOUT=45 \
@@ -79,12 +86,13 @@ want audit20 && part audit20 "${AUDIT_END:-370}" env OUT="$OUT/audit20" RUN_TIME
     bash analyses/h200/run_audit20.sh --parts fixture,failing
 want audit20 && pack_out audit20
 if want acceleval && [ -f analyses/acceleval/run_h200.sh ] && [ -d .acceleval ]; then
-  part acceleval 500 bash -c 'OUT="$OUT/acceleval" bash analyses/acceleval/run_h200.sh \
-      --deadline-s $((DEADLINE-35))'
+  part acceleval "${AE_END:-500}" bash -c 'OUT="$OUT/acceleval" bash analyses/acceleval/run_h200.sh \
+      --deadline-s $((DEADLINE-35)) ${AE_ARGS:-}'
   pack_out acceleval
 fi
-want throughput && part throughput 530 bash -c 'python3 analyses/throughput/run_throughput.py --out .cache/throughput \
-    --parts before,after --tasks knapsack --measure-s 0.5 --deadline-s $((DEADLINE-10)); \
+want throughput && part throughput "${THROUGHPUT_END:-530}" bash -c 'python3 analyses/throughput/run_throughput.py \
+    --out .cache/throughput --parts "${THROUGHPUT_PARTS:-before,after}" --tasks "${THROUGHPUT_TASKS:-knapsack}" \
+    --measure-s 0.5 --deadline-s $((DEADLINE-10)); \
     python3 analyses/throughput/run_throughput.py --out .cache/throughput --report-only'
 want throughput && [ -d .cache/throughput ] && pack .cache/throughput throughput
 want scaleout && part scaleout 560 python3 analyses/scale-out/run_one_gpu.py --out analyses/scale-out \
