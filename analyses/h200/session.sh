@@ -17,7 +17,7 @@
 # folder survives between calls to a warm machine); MEDIUM_END, AUDIT_END, AE_END and
 # THROUGHPUT_END move those parts' end marks; AE_ARGS go to analyses/acceleval/run_h200.py;
 # THROUGHPUT_PARTS and THROUGHPUT_TASKS to run_throughput.py (e.g. repeat, and the tasks whose
-# baselines run twice).
+# baselines run twice); REST_SIZES and REST_TASKS are corpus-rest's sizes and tasks.
 # $OUT gets env.txt, session.log and one .tar.gz per part, rewritten after each step, so a call
 # stopped at its limit still returns what finished (8 files at most come back).
 set -u
@@ -98,7 +98,8 @@ want throughput && [ -d .cache/throughput ] && pack .cache/throughput throughput
 want scaleout && part scaleout 560 python3 analyses/scale-out/run_one_gpu.py --out analyses/scale-out \
     --tasks knapsack,mc_asian --sizes small,medium --measure-s 0.3
 want scaleout && [ -d analyses/scale-out/plain ] && pack analyses/scale-out scaleout
-want corpus-rest && part corpus-rest "$SESSION_S" bash -c 'corpus large small'
+want corpus-rest && part corpus-rest "$SESSION_S" env TASKS="${REST_TASKS:-$TASKS}" \
+    bash -c "corpus ${REST_SIZES:-large small}"
 pack "$CORPUS" corpus
 echo "session: $(( $(date +%s) - T0 )) s" | tee -a "$LOG"
 ls -la "$OUT"
