@@ -48,6 +48,21 @@ int sl_init(int device, size_t *l2_bytes) {
     return (int)cudaDeviceSynchronize();
 }
 
+/* Threads the device can hold at once (SMs x resident threads per SM): the driver reserves a
+   kernel's stack frame for each of them, and keeps the reservation after the kernel ends. */
+int sl_resident_threads(int device) {
+    int sms = 0, per_sm = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+    return sms * per_sm;
+}
+
+/* The per-thread stack the driver reserves before any kernel asks for more (1 KiB by default). */
+long sl_stack_limit(void) {
+    size_t v = 0;
+    return cudaDeviceGetLimit(&v, cudaLimitStackSize) == cudaSuccess ? (long)v : -1;
+}
+
 int sl_flush_l2(void) {
     cudaMemset(flush_buf, (flush_round++) & 0xff, flush_bytes);
     return (int)cudaDeviceSynchronize();

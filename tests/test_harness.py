@@ -658,6 +658,32 @@ def test_device_memory_kept_between_calls_is_cross_call_state():
     assert "16 MiB of device memory stays allocated" in flags["cross-call-state"]
 
 
+def _stack_trace(kept: int, frame: int | None = 16384, base: int | None = 1024) -> dict:
+    """AccelEval's max_flow_push_relabel baseline on the H200: one thread, a 16 KiB stack frame,
+    3962 MiB still allocated after every call (132 SMs x 2048 threads)."""
+    tr = honest_trace(mem_after_load=1 << 30, stack_bytes_max=frame, stack_limit=base,
+                      resident_threads=132 * 2048)
+    for t in tr["trials"]:
+        t["mem_used"] = (1 << 30) + kept
+    return tr
+
+
+def test_the_drivers_stack_reservation_is_not_kept_state():
+    measured = 4154458112  # persistent_device_bytes of that row
+    assert A.stack_reserve_bytes(_stack_trace(measured)) == (16384 - 1024) * 132 * 2048
+    assert A.audit(_stack_trace(measured)) == {}
+    # buffers kept beside the reservation still count
+    flags = A.audit(_stack_trace(measured + (64 << 20)))
+    assert flags["cross-call-state"].startswith(
+        "4026 MiB of device memory stays allocated after every call beyond the 3960 MiB the "
+        "driver keeps for the kernels' stack frames")
+    # a frame within the default stack reserves nothing more
+    assert A.stack_reserve_bytes(_stack_trace(measured, frame=512)) == 0
+    # traces recorded before the figures existed: no allowance
+    assert set(A.audit(_stack_trace(measured, base=None))) == {"cross-call-state"}
+    assert set(A.audit(_stack_trace(measured, frame=None))) == {"cross-call-state"}
+
+
 # ---- the flag table ---------------------------------------------------------------------
 
 def _timed_scaled(tr, **scale):

@@ -6,6 +6,7 @@
 #   bash analyses/h200/session.sh
 # Parts (seconds of the call's clock at which each must end; SESSION_S scales nothing, it only
 # caps the last part):
+#   fixture        the harness fixture's honest solutions, three sizes (no flag may show)
 #   corpus-medium  every task's corpus solutions at medium       (analyses/h200-corpus)
 #   audit20        issue 20's cheats, failing solutions, GPU tests (run_audit20.sh)
 #   acceleval      AccelEval baselines, if analyses/acceleval/run_h200.sh and .acceleval/ exist
@@ -80,6 +81,12 @@ corpus() {  # corpus SIZE...: task by task until END_AT, the store packed after 
 export -f corpus pack
 export CORPUS OUT TASKS AE_ARGS THROUGHPUT_PARTS THROUGHPUT_TASKS
 
+# the harness fixture's honest solutions (stack_frame.cu: the driver's stack reservation) at
+# every size; none may carry a flag
+want fixture && part fixture "${FIXTURE_END:-60}" python3 -m strategylens run \
+    tests/fixtures/harness_task/saxpy/solutions --task tests/fixtures/harness_task/saxpy \
+    --store "$OUT/fixture" --format csv
+want fixture && pack_out fixture
 want corpus-medium && part corpus-medium "${MEDIUM_END:-280}" bash -c 'corpus medium'
 want audit20 && part audit20 "${AUDIT_END:-370}" env OUT="$OUT/audit20" RUN_TIMEOUT=35 DEADLINE_S=20 PYTEST_TIMEOUT=45 \
     PYTEST_K="not every_task_baseline" \

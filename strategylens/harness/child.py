@@ -347,6 +347,7 @@ def child_main() -> None:
     lib.sl_event_ms.restype = ctypes.c_double
     lib.sl_error_string.restype = ctypes.c_char_p
     lib.sl_returned.restype = ctypes.c_int
+    lib.sl_stack_limit.restype = ctypes.c_long
     lib.sl_snapshot_plan.restype = ctypes.c_long
     lib.sl_snapshot_plan.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t,
                                      ctypes.c_size_t, ctypes.c_uint64]
@@ -371,7 +372,9 @@ def child_main() -> None:
         reply(op="error", reason="cuda-init", detail=lib.sl_error_string(err).decode())
         return
     prof = _Cupti() if setup.get("cupti", True) else None
+    resident = lib.sl_resident_threads(int(setup.get("device", 0)))
     info: dict[str, Any] = {"l2_bytes": l2.value, "cupti": bool(prof and prof.available),
+                            "resident_threads": resident, "stack_limit": lib.sl_stack_limit(),
                             "cupti_error": prof.error if prof else "disabled"}
     if setup.get("bandwidth_bytes"):
         nb = int(setup["bandwidth_bytes"])

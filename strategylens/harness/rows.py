@@ -171,6 +171,9 @@ def reaudit(store_dir: Path) -> list[dict]:
         for key in ("bytes_in", "bytes_out"):  # traces recorded before the audit read them
             if trace.get(key) is None and row.get(key) is not None:
                 trace[key] = int(row[key])
+        if trace.get("stack_bytes_max") is None and row.get("kernels"):
+            trace["stack_bytes_max"] = max((k.get("stack_bytes", 0)
+                                            for k in json.loads(row["kernels"])), default=0)
         flags = audit(trace)
         timed = [t for t in trials if t.get("phase") == "timed"]
         tampered = "timer-tamper" in flags

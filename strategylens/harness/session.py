@@ -42,7 +42,8 @@ from strategylens.harness.stopping import MaxTrials, MinTime, RelNoise, Stopping
 from strategylens.harness.validate import VERDICT_KEYS, validate, validate_sample
 
 ROUNDTRIP_CALLS = 100
-LOADED_KEYS = ("sandbox", "fp_before", "fp_after", "load", "cupti", "cupti_error")
+LOADED_KEYS = ("sandbox", "fp_before", "fp_after", "load", "cupti", "cupti_error",
+               "resident_threads", "stack_limit")
 
 
 @dataclass
@@ -247,7 +248,9 @@ class Session:
             self.trace["child_reused"] = True
             self.shim_from = len(self.child.shim_lines)
         self.trace.update({k: self.loaded.get(k) for k in LOADED_KEYS},
-                          mem_after_load=self.loaded.get("mem_used"))
+                          mem_after_load=self.loaded.get("mem_used"),
+                          stack_bytes_max=max((k["stack_bytes"] for k in self.build.kernels),
+                                              default=0))
 
     def roundtrip(self) -> None:
         overhead = []
