@@ -1,0 +1,5 @@
+"""python -m strategylens: the command line."""
+
+from strategylens.cli import main
+
+main()
