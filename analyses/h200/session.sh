@@ -84,7 +84,8 @@ export CORPUS OUT TASKS AE_ARGS THROUGHPUT_PARTS THROUGHPUT_TASKS
 # the harness fixture's honest solutions (stack_frame.cu: the driver's stack reservation) at
 # every size; none may carry a flag
 want fixture && part fixture "${FIXTURE_END:-60}" python3 -m strategylens run \
-    tests/fixtures/harness_task/saxpy/solutions --task tests/fixtures/harness_task/saxpy \
+    ${FIXTURE_PATHS:-tests/fixtures/harness_task/saxpy/solutions} \
+    --task tests/fixtures/harness_task/saxpy --sizes "${FIXTURE_SIZES:-small,medium,large}" \
     --store "$OUT/fixture" --format csv
 want fixture && pack_out fixture
 want corpus-medium && part corpus-medium "${MEDIUM_END:-280}" bash -c 'corpus medium'
