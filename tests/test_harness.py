@@ -638,6 +638,12 @@ def test_filesystem_access_separates_cuda_stack_from_solution():
         "getenv STRATEGYLENS_CACHE", "open ../../tasks/saxpy/expected_output.txt",
         "open /etc/hostname", "open /proc/4241/mem", "open /root/.cache/x.npz"]
     assert set(A.audit(honest_trace(shim=lines))) == {"filesystem-access"}
+    # what cuSPARSE's and cuBLAS's JIT read at their first call (the H200 corpus, CUDA 13.0)
+    jit = ["env\tAS_SECURE_LOG_FILE", "env\tCAN_FINALIZE_DEBUG",
+           "env\tLIBNVVM_DISABLE_CONCURRENT_API", "env\tLLVM_OVERRIDE_PRODUCER", "env\tbar"]
+    assert A.suspicious_accesses(jit, own_pid=4242) == []
+    assert A.suspicious_accesses(["env\tbarrier", "env\tSL_ANSWER"], own_pid=1) == [
+        "getenv SL_ANSWER", "getenv barrier"]
 
 
 def test_call_ms_uses_the_outside_clock():

@@ -171,7 +171,11 @@ def references(pairs: list, jobs: int, deadline: float) -> dict:
             run_reference(t, z, trials=ref_trials(z) if k == 0 else 1, seed_offset=k,
                           cpu=cpus[i % len(cpus)])
         except TaskError as exc:
+            log(f"reference {t.id}/{z} set {k}: {str(exc)[:200]}")
             return t, z, None, str(exc)[:300]
+        # one line a job: on the H200 the medium references twice ran past the call's limit
+        # with no line to say which job held them up
+        log(f"reference {t.id}/{z} set {k}: {time.monotonic() - t0:.1f} s")
         return t, z, time.monotonic() - t0, None
 
     with ThreadPoolExecutor(jobs) as pool:

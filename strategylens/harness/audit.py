@@ -81,7 +81,10 @@ _ALLOWED_PATH = re.compile(
 _ALLOWED_ENV = re.compile(
     r"^(CUDA|CU|NV|__NV|__GL|NVIDIA|CUBLAS|CUSPARSE|CUSOLVER|CUFFT|CURAND|CUPTI|LD_|MALLOC|"
     r"GLIBC|TZ$|LANG$|LC_|OMP_|GOMP_|KMP_|PTX|NCCL|OPENBLAS|MKL|XDG_CACHE_HOME$|HOME$|TMPDIR$|"
-    r"POSIXLY_CORRECT$|LIBC_)")
+    r"POSIXLY_CORRECT$|LIBC_|"
+    # the LLVM-based JIT inside cuBLAS and cuSPARSE (CUDA 13.0, H200, 2026-12-02): read at the
+    # first library call, so after the solution was armed
+    r"LIBNVVM_|LLVM_|CAN_FINALIZE_DEBUG$|AS_SECURE_LOG_FILE$|bar$)")
 
 
 def tamper_bound_ms(noop_overhead_ms: list[float], sleep_overhead_ms: list[float] | None = None,
