@@ -615,3 +615,22 @@ def test_an_infinite_speedup_is_set_aside_not_fitted():
     assert len(est) and np.isfinite(est["effect_log"]).all()
     pd.testing.assert_series_equal(est["effect_log"].reset_index(drop=True),
                                    clean[clean.estimable]["effect_log"].reset_index(drop=True))
+
+
+def test_corpus_authors_come_from_the_tasks_labels_yaml(tmp_path):
+    from strategylens.stats.data import with_corpus_authors
+
+    task = tmp_path / "t1"
+    (task / "solutions").mkdir(parents=True)
+    (task / "labels.yaml").write_text("a.cu:\n  author: expert\nb.cu:\n  honest: true\n")
+    sols = [str(task / "solutions" / n) for n in ("a.cu", "b.cu", "a.cu", "c.cu")]
+    r = pd.DataFrame({"task": "t1", "solution": sols,
+                      "author": [None, None, "gpt-5", "unknown"]})
+    out = with_corpus_authors(r)
+    # a.cu gets its recorded author; b.cu has none; a given author is kept; c.cu is not listed
+    got = out["author"].tolist()
+    assert (got[0], got[2]) == ("expert", "gpt-5")
+    assert pd.isna(got[1]) and pd.isna(got[3])
+    # a store with no author column at all, and a folder whose labels.yaml is not YAML
+    (task / "labels.yaml").write_text("a.cu: [unclosed\n")
+    assert with_corpus_authors(r.drop(columns="author"))["author"].isna().all()

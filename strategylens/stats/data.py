@@ -423,7 +423,8 @@ def load_analysis(data: str | Path | None = None, store: str | Path | None = Non
     """Load the analysis table from ``--data FILE.csv`` or ``--store DIR --labels FILE``.
 
     Solutions with a store result but no labels are dropped and reported in ``problems``;
-    ``author`` is taken from a ``model`` column when the store has no ``author``.
+    ``author`` is taken from a ``model`` column when the store has no ``author``, and for a
+    corpus solution without one from its task's ``labels.yaml`` (:func:`with_corpus_authors`).
     """
     if data is not None:
         if store is not None or labels is not None:
@@ -434,11 +435,56 @@ def load_analysis(data: str | Path | None = None, store: str | Path | None = Non
     results = read_store_results(store)
     if "author" not in results.columns and "model" in results.columns:
         results = results.assign(author=results["model"])
+    results = with_corpus_authors(results)
     long, problems = read_labels(labels)
     joined, join_problems = join_results_labels(results, long)
     out = prepare_table(joined, f"{store} + {labels}")
     out.problems = problems + join_problems + out.problems
     return out
+
+
+def with_corpus_authors(results: pd.DataFrame) -> pd.DataFrame:
+    """Fill a missing or ``unknown`` author from the ``labels.yaml`` of the solution's task
+    folder (``<task>/solutions/<file>.cu`` -> ``<task>/labels.yaml``, keyed by file name), the
+    corpus's record of each solution's author. Stored paths are read as given, then under the
+    bundled tasks' parent folder; a solution with no such entry keeps what it had.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"task": ["knapsack"], "solution": ["tasks/knapsack/solutions/naive.cu"]})
+    >>> with_corpus_authors(r)["author"].tolist()
+    ['naive']
+    """
+    import yaml  # noqa: PLC0415
+
+    from strategylens.resources import TASKS_DIR  # noqa: PLC0415
+
+    @functools.cache
+    def authors_in(folder: str) -> dict:
+        f = Path(folder) / "labels.yaml"
+        try:
+            raw = yaml.safe_load(f.read_text()) if f.is_file() else None
+        except (OSError, yaml.YAMLError):
+            return {}
+        return {k: v.get("author") for k, v in raw.items()
+                if isinstance(v, dict) and v.get("author")} if isinstance(raw, dict) else {}
+
+    def author_of(solution: str) -> str | None:
+        for path in (Path(solution), TASKS_DIR.parent / solution):
+            if path.parent.name == "solutions":
+                found = authors_in(str(path.parent.parent)).get(path.name)
+                if found:
+                    return found
+        return None
+
+    have = (results["author"].astype("string") if "author" in results.columns
+            else pd.Series(pd.NA, index=results.index, dtype="string"))
+    blank = have.isna() | (have == "unknown")
+    if not blank.any():
+        return results
+    filled = have.copy()
+    filled[blank] = [author_of(str(s)) for s in results.loc[blank, "solution"]]
+    return results.assign(author=filled)
 
 
 def load_structural_map(extra_dirs: Iterable[str | Path] = ()) -> dict[str, bool]:
