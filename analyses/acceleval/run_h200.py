@@ -55,6 +55,7 @@ from strategylens.harness.adapter import build_adapter_solution, solution_unit  
 from strategylens.store import done_keys, read_results  # noqa: E402
 from strategylens.tasks import TaskError, build_reference, list_tasks, load_task  # noqa: E402
 from strategylens.tasks import run_reference  # noqa: E402
+from strategylens.tasks.refrun import Cores  # noqa: E402
 
 RUN_NAME = "human-baseline_l3_20261202_0000"
 SHARED = ("black_scholes", "smith_waterman")   # task ids in both suites
@@ -156,7 +157,7 @@ def references(pairs: list, jobs: int, deadline: float) -> dict:
     for t in {t.id: t for t, _ in pairs}.values():
         if not t.format.adapter:  # an AccelEval task's driver is built by run_reference
             build_reference(t)
-    cpus = sorted(os.sched_getaffinity(0))
+    cores = Cores()
     # the timed set 0 of the largest size first: it is the longest job
     work = sorted(((t, z, k) for t, z in pairs for k in range(n_sets(z))),
                   key=lambda w: (-SIZES.index(w[1]), w[2] != 0))
@@ -168,8 +169,9 @@ def references(pairs: list, jobs: int, deadline: float) -> dict:
             return t, z, None, "deadline"
         t0 = time.monotonic()
         try:
-            run_reference(t, z, trials=ref_trials(z) if k == 0 else 1, seed_offset=k,
-                          cpu=cpus[i % len(cpus)])
+            with cores.take() as cpu:
+                run_reference(t, z, trials=ref_trials(z) if k == 0 else 1, seed_offset=k,
+                              cpu=cpu)
         except TaskError as exc:
             log(f"reference {t.id}/{z} set {k}: {str(exc)[:200]}")
             return t, z, None, str(exc)[:300]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import os
 import re
 import sys
 import time
@@ -30,6 +29,7 @@ from strategylens.harness import RunConfig, benchmark, n_sets, solution_id  # no
 from strategylens.harness.audit import FLAG_NAMES  # noqa: E402
 from strategylens.store import read_results  # noqa: E402
 from strategylens.tasks import build_reference, list_tasks, load_task, run_reference  # noqa: E402
+from strategylens.tasks.refrun import Cores  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "harness_task" / "saxpy"
 CHEATS = ROOT / "tests" / "cheats"
@@ -60,7 +60,7 @@ def precompute(pairs, jobs: int) -> None:
     while other references run on other cores, which the README discusses."""
     for t in {t.id: t for t, _ in pairs}.values():  # serially: parallel builds race
         build_reference(t)
-    cpus = sorted(os.sched_getaffinity(0))
+    cores = Cores()
     work = [(t, z, k) for t, z in pairs for k in range(n_sets(z))]
     work.sort(key=lambda w: ("small", "medium", "large").index(w[1]), reverse=True)
 
@@ -68,8 +68,8 @@ def precompute(pairs, jobs: int) -> None:
         i, (t, z, k) = i_w
         t0 = time.monotonic()
         try:
-            run_reference(t, z, trials=3 if k == 0 else 1, seed_offset=k,
-                          cpu=cpus[i % len(cpus)])
+            with cores.take() as cpu:
+                run_reference(t, z, trials=3 if k == 0 else 1, seed_offset=k, cpu=cpu)
         except Exception as exc:  # noqa: BLE001 - report and go on
             return f"reference {t.id}/{z}/s{k}: FAILED {exc}"
         return f"reference {t.id}/{z}/s{k}: {time.monotonic() - t0:.1f} s"

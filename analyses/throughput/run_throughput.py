@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from strategylens.harness import RunConfig, benchmark, n_sets, solution_id  # noqa: E402
 from strategylens.store import key_name, read_results, read_trials  # noqa: E402
 from strategylens.tasks import build_reference, list_tasks, load_task, run_reference  # noqa: E402
+from strategylens.tasks.refrun import Cores  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "harness_task" / "saxpy"
 SIZES = ("small", "medium", "large")
@@ -64,13 +64,14 @@ def precompute(work: list[tuple], jobs: int) -> None:
     """Reference answers of every (task, size, set), in parallel, one pinned core per job."""
     for t, _ in work:
         build_reference(t)
-    cpus = sorted(os.sched_getaffinity(0))
+    cores = Cores()
     items = [(t, z, k) for t, _ in work for z in SIZES for k in range(n_sets(z))]
     items.sort(key=lambda w: SIZES.index(w[1]), reverse=True)
 
     def one(i_item):
         i, (t, z, k) = i_item
-        run_reference(t, z, trials=3 if k == 0 else 1, seed_offset=k, cpu=cpus[i % len(cpus)])
+        with cores.take() as cpu:
+            run_reference(t, z, trials=3 if k == 0 else 1, seed_offset=k, cpu=cpu)
 
     t0 = time.monotonic()
     with ThreadPoolExecutor(jobs) as pool:
