@@ -45,6 +45,58 @@ class CooperativeItemMapping(Detector):
                     cond_ids = model.identifiers(loop.node.child_by_field_name("condition")) | init_ids
                     if cond_ids & block_items or "blockIdx" in model.text_of(init):
                         yield Finding.at(loop.node, 0.85, self._block_size(model, fn))
+                elif "blockDim" in step and self._block_row(model, fn, loop, block_items):
+                    yield Finding.at(loop.node, 0.6, self._block_size(model, fn))
+
+    @staticmethod
+    def _block_row(model, fn, loop, block_items: set[str]) -> bool:
+        """A block per fixed-length row that the block reduces: the lanes stride over a
+        run-time length (not a compile-time tile), fold it into per-thread partials, and a
+        global access in the loop indexes by the loop variable and by the block's item
+        (blockIdx.x, or a variable or row pointer computed from it), as in a row-wise norm,
+        softmax or loss."""
+        if loop.var is None or loop.bound_value is not None or \
+                not CooperativeItemMapping._accumulates(model, fn, loop):
+            return False
+        derived = block_items | {"blockIdx"}
+        assigned = [(name, model.identifiers(value) - {name}) for name, value, _ in
+                    model.assignments(fn) if "threadIdx" not in model.text_of(value)]
+        for _ in range(2):  # row = blockIdx.x; id = ids[row]; src += id * stride
+            derived |= {name for name, ids in assigned if ids & derived}
+        derived.discard(loop.var)
+        for acc in model.accesses_in(fn):
+            if acc.space not in ("global", "unknown") or not inside(acc.node, loop.node):
+                continue
+            text = " ".join([acc.index_text, *acc.indices])
+            ids = set(re.findall(r"[A-Za-z_]\w*", text))
+            if loop.var in ids and (ids & derived or acc.array in derived) and \
+                    "gridDim" not in text:
+                return True
+        # an element whose address goes to a load or store helper: Ldg(v, &src[di])
+        for node in walk(loop.node):
+            if node.type == "pointer_expression" and model.text_of(node).startswith("&"):
+                sub = next((x for x in walk(node) if x.type == "subscript_expression"), None)
+                if sub is None:
+                    continue
+                ids = model.identifiers(sub)
+                if loop.var in ids and ids & derived:
+                    return True
+        return False
+
+    @staticmethod
+    def _accumulates(model, fn, loop) -> bool:
+        """The lanes fold the row's elements into a per-thread partial (``s += ...``,
+        ``m = fmaxf(m, ...)``): the row is reduced by the block, not just cut into columns
+        (a block per row of a dense stencil grid is a 2-D decomposition, PAR-10)."""
+        for name, value, node in model.assignments(fn):
+            if not inside(node, loop.node) or name == loop.var:
+                continue
+            text = model.text_of(node)
+            if "[" in text.split("=")[0]:
+                continue  # a store to an array element, not a partial
+            if name in model.identifiers(value) or re.search(r"[-+*|&^]=", text):
+                return True
+        return False
 
     @staticmethod
     def _lane_offset_in_body(model, fn, loop, tiv) -> bool:
