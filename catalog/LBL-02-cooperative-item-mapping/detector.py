@@ -58,12 +58,10 @@ class CooperativeItemMapping(Detector):
         if loop.var is None or loop.bound_value is not None or \
                 not CooperativeItemMapping._accumulates(model, fn, loop):
             return False
-        derived = block_items | {"blockIdx"}
-        assigned = [(name, model.identifiers(value) - {name}) for name, value, _ in
-                    model.assignments(fn) if "threadIdx" not in model.text_of(value)]
-        for _ in range(2):  # row = blockIdx.x; id = ids[row]; src += id * stride
-            derived |= {name for name, ids in assigned if ids & derived}
-        derived.discard(loop.var)
+        # row = blockIdx.x; id = ids[row]; src += id * stride (not through thread indices)
+        derived = model.derived(fn, block_items | {"blockIdx"},
+                                [a for a in model.assignments(fn)
+                                 if "threadIdx" not in model.text_of(a[1])]) - {loop.var}
         for acc in model.accesses_in(fn):
             if acc.space not in ("global", "unknown") or not inside(acc.node, loop.node):
                 continue
