@@ -93,6 +93,9 @@ def main() -> int:
     ap.add_argument("--no-cheats", action="store_true")
     ap.add_argument("--deadline-s", type=float, default=1e9,
                     help="start no new (task, size) after this many seconds")
+    ap.add_argument("--references-only", action="store_true",
+                    help="compute the reference answers the plan needs, then stop (a session "
+                         "precomputes every task's references at once, on every core)")
     ap.add_argument("--legacy", action="store_true",
                     help="the harness as it measured the committed rows (before issue 12: "
                          "inputs rewritten and validated around every call, a child per size)")
@@ -123,6 +126,8 @@ def main() -> int:
             plan.append((t, sols, need))
     t_start = time.monotonic()
     precompute([(t, z) for t, _, need in plan for z in need], args.jobs)
+    if args.references_only:
+        return 0
     make = RunConfig.legacy if args.legacy else RunConfig
     cfg = make(measure_s=args.measure_s, solution_timeout_s=180)
     for t, sols, need in plan:

@@ -18,7 +18,9 @@
 # folder survives between calls to a warm machine); MEDIUM_END, AUDIT_END, AE_END and
 # THROUGHPUT_END move those parts' end marks; AE_ARGS go to analyses/acceleval/run_h200.py;
 # THROUGHPUT_PARTS and THROUGHPUT_TASKS to run_throughput.py (e.g. repeat, and the tasks whose
-# baselines run twice); REST_SIZES and REST_TASKS are corpus-rest's sizes and tasks.
+# baselines run twice); REST_SIZES and REST_TASKS are corpus-rest's sizes (a comma list runs them
+# in one child per solution) and tasks. The corpus parts first compute every reference they need
+# at once, on every core.
 # $OUT gets env.txt, session.log and one .tar.gz per part, rewritten after each step, so a call
 # stopped at its limit still returns what finished (8 files at most come back).
 set -u
@@ -67,7 +69,12 @@ if [ -n "${CORPUS_SEED:-}" ] && [ ! -d "$CORPUS/results" ]; then
   mkdir -p "$(dirname "$CORPUS")" && cp -r "$CORPUS_SEED" "$CORPUS"
 fi
 mkdir -p "$CORPUS"
-corpus() {  # corpus SIZE...: task by task until END_AT, the store packed after each
+corpus() {  # corpus SIZES...: task by task until END_AT, the store packed after each; a
+  # comma list (small,large) runs those sizes in one child per solution
+  local all; all=$(echo $TASKS | tr ' ' ,)
+  timeout $(( END_AT - $(date +%s) )) python3 analyses/h200/run_h200.py --store "$CORPUS" \
+      --tasks "$all" --sizes "$(echo "$@" | tr ' ' ,)" --no-cheats --jobs 15 --references-only 2>&1 \
+      | grep -E "^references:|FAILED"
   for z in "$@"; do
     for t in $TASKS; do
       [ "$(date +%s)" -lt "$END_AT" ] || { echo "deadline: $t $z left for the next call"; continue; }
@@ -107,7 +114,7 @@ want scaleout && part scaleout 560 python3 analyses/scale-out/run_one_gpu.py --o
     --tasks knapsack,mc_asian --sizes small,medium --measure-s 0.3
 want scaleout && [ -d analyses/scale-out/plain ] && pack analyses/scale-out scaleout
 want corpus-rest && part corpus-rest "$SESSION_S" env TASKS="${REST_TASKS:-$TASKS}" \
-    bash -c "corpus ${REST_SIZES:-large small}"
+    bash -c "corpus ${REST_SIZES:-small,large}"
 pack "$CORPUS" corpus
 echo "session: $(( $(date +%s) - T0 )) s" | tee -a "$LOG"
 ls -la "$OUT"
