@@ -55,6 +55,7 @@ from strategylens.harness.adapter import build_adapter_solution, solution_unit  
 from strategylens.store import done_keys, read_results  # noqa: E402
 from strategylens.tasks import TaskError, build_reference, list_tasks, load_task  # noqa: E402
 from strategylens.tasks import run_reference  # noqa: E402
+from strategylens.tasks.acceleval_ref import classification  # noqa: E402
 from strategylens.tasks.refrun import Cores  # noqa: E402
 
 RUN_NAME = "human-baseline_l3_20261202_0000"
@@ -158,6 +159,17 @@ def references(pairs: list, jobs: int, deadline: float) -> dict:
         if not t.format.adapter:  # an AccelEval task's driver is built by run_reference
             build_reference(t)
     cores = Cores()
+
+    def classify(t):  # once per task before its sets run at once (they each classified it)
+        try:
+            with cores.take() as cpu:
+                classification(t, cpu)
+        except TaskError as exc:
+            log(f"reference {t.id}: {str(exc)[:200]}")
+
+    with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(classify, [t for t in {t.id: t for t, _ in pairs}.values()
+                                 if t.format.adapter]))
     # the timed set 0 of the largest size first: it is the longest job
     work = sorted(((t, z, k) for t, z in pairs for k in range(n_sets(z))),
                   key=lambda w: (-SIZES.index(w[1]), w[2] != 0))

@@ -40,6 +40,10 @@ DEFAULT_TIME_LIMIT_S = 600.0
 CHILD_COMMAND = "from strategylens.tasks.acceleval_gen import gen_child_main; gen_child_main()"
 
 
+GEN_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                   "NUMEXPR_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
 def time_limit_s() -> float:
     """Wall-clock limit of one generator run (``$STRATEGYLENS_GEN_TIMEOUT``, default 600 s)."""
     try:
@@ -125,6 +129,11 @@ def input_folder(task: Task, size: str, seed_offset: int = 0,
     tmp.mkdir(parents=True)
     limit = limit_s or time_limit_s()
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg")
+    # one thread per generator: several run at once beside pinned, timed references, and a
+    # BLAS or OpenMP pool of every core per generator starved them (on the H200's 16 cores,
+    # medium references took 20-40x their time here)
+    for var in GEN_THREAD_VARS:
+        env.setdefault(var, "1")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE_ROOT), env.get("PYTHONPATH")]))
     script = shadow / "tasks" / task.id / "gen_data.py"
     t0 = time.monotonic()
