@@ -149,6 +149,8 @@ class UncoalescedAccess(LineDetector):
             depth = sum(1 for lp in model.loops_in(fn) if inside(a.node, lp.node))
             w = 2.0 ** depth
             stride = a.stride_tx if a.stride_tx is not None else _lane_stride(a.stride_expr)
+            if model.vector_lanes(fn, a):
+                stride = 1  # each lane moves one vector of a contiguous run
             if isinstance(stride, int):
                 s = abs(stride)
                 if s == 1:

@@ -50,6 +50,8 @@ class CoalescedAccess(Detector):
                 mine = model.warp_stride(fns[a.function], a.index_node)
                 if isinstance(mine, int):
                     stride = mine
+            if stride not in (0, 1) and model.vector_lanes(fns[a.function], a):
+                stride = 1  # load_global<16>(buf, in + 4 * tid): each lane's vector follows
             if stride == 1 and not aos:
                 unit.append(a)
                 w_unit += weight

@@ -16,3 +16,7 @@ class WarpShuffleCollectives(Detector):
             for call in model.calls_in(fn):
                 if call.category == "shuffle":
                     yield Finding.at(call.node, 0.95)
+                elif call.category == "block_reduce":
+                    # a block reduction helper from a header: warp shuffles, then one warp
+                    # combining the partials, is how such helpers are written
+                    yield Finding.at(call.node, 0.6)

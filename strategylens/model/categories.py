@@ -3,6 +3,8 @@ byte sizes of basic and CUDA vector types."""
 
 from __future__ import annotations
 
+import re
+
 _EXACT_CATEGORY = {
     **dict.fromkeys(["cudaMalloc", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D",
                      "cudaMallocArray", "cudaMalloc3DArray", "cudaMallocMipmappedArray"], "alloc"),
@@ -89,6 +91,41 @@ _PREFIX_CATEGORY = [("cublas", "cublas"), ("cusparse", "cusparse"), ("cusolver",
 
 
 THREAD_BUILTINS = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+
+
+_MEMORY_HELPER = re.compile(r"(?:^|_)(load|store|ld|st)(?:_|\d|$)|^(load|store)(?=[A-Z0-9]|$)",
+                            re.IGNORECASE)
+
+
+def memory_helper(name: str) -> bool | None:
+    """Whether a callee's name says it loads (False) or stores (True) memory through a
+    pointer argument: ``load_global``, ``mem_access::store_global``, ``ld_vec``, ``storeTile``;
+    None for any other name.
+
+    >>> memory_helper("mem_access::load_global"), memory_helper("storeTile"), memory_helper("last")
+    (False, True, None)
+    """
+    base = name.rsplit("::", 1)[-1]
+    m = _MEMORY_HELPER.search(base)
+    if m is None or base.startswith("__"):
+        return None
+    word = (m.group(1) or m.group(2)).lower()
+    return word in ("store", "st")
+
+
+def reduction_helper(name: str) -> str | None:
+    """``'warp'`` or ``'block'`` when a helper's name says it reduces across a warp or a block
+    (``warp_reduce_sum``, ``warpReduceAllSum``, ``block_reduce<MAX>``, ``blockReduceSum``),
+    else None; for helpers defined in a header the file does not bring.
+
+    >>> reduction_helper("warpReduceAllSum"), reduction_helper("block_reduce"), reduction_helper("reduce")
+    ('warp', 'block', None)
+    """
+    base = name.rsplit("::", 1)[-1].replace("_", "").lower()
+    for scope in ("warp", "block"):
+        if base.startswith((scope + "reduce", scope + "allreduce")):
+            return scope
+    return None
 
 
 def call_category(name: str, receiver_type: str | None = None) -> str | None:

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from strategylens.model.categories import call_category, type_size
+from strategylens.model.categories import (call_category, memory_helper, reduction_helper,
+                                           type_size)
 from strategylens.model.items import Access, Call, Function, Launch, Loop, Pragma, VarDecl
 from strategylens.model.syntax import LOOP_KINDS, array_dims, declarator_name, walk
+
+
+# a load or store helper's first template argument read as its width in bytes
+HELPER_VECTOR = {8: "int2", 16: "int4"}
 
 
 class Collection:
@@ -312,7 +317,16 @@ class Collection:
         cat = call_category(name, rtype)
         if cat is None and name in self.type_aliases:
             cat = call_category(self.type_aliases[name])
+        outside = (fn.is_device or fn.is_kernel) and cat is None and \
+            name.rsplit("::", 1)[-1] not in self.functions  # a helper from a header
+        if outside:
+            cat = {"warp": "shuffle", "block": "block_reduce"}.get(reduction_helper(name))
         self.calls.append(Call(name, n, fn.name, line, args, cat, receiver))
+        if outside and cat is None and args_n is not None:
+            write = memory_helper(name)
+            if write is not None:
+                width = self.eval_int(targs[0], fn) if targs else None
+                self._add_helper_accesses(n, args_n, fn, write, HELPER_VECTOR.get(width))
         if name in ("cudaLaunchKernel", "cudaLaunchCooperativeKernel") and args_n is not None:
             a = args_n.named_children
             kname = self._strip_fn_ref(a[0]) if a else ""
@@ -327,6 +341,46 @@ class Collection:
             kname = self._strip_fn_ref(args_n.named_children[1])
             self.launches.append(Launch(kname, n, line, fn.name, args[0], args[0], None, None,
                                         None, None, [], loop, "api"))
+
+    def _add_helper_accesses(self, call: Node, args: Node, fn: Function, write: bool,
+                             vector: str | None) -> None:
+        """The memory a load or store helper defined outside the file touches
+        (``mem_access::load_global<16>(buf, in + off, ok)``): each argument that is an address
+        into an array (``p + off``, ``&p[off]``, or a pointer named alone) is an access at that
+        offset; a store writes its first such argument, a load reads them. A first template
+        argument of 8 or 16 is the width in bytes (``vector``: the access moves that type)."""
+        types = self._local_types.get(fn.name, {})
+        pointers = {p.name for p in fn.params if p.is_pointer} | {
+            k for k, v in types.items() if v.endswith("*")}
+        first = True
+        for a in args.named_children:
+            inner = a
+            while inner.type == "parenthesized_expression" and inner.named_child_count == 1:
+                inner = inner.named_children[0]
+            idx = None
+            if inner.type == "binary_expression" and self.text_of(
+                    inner.child_by_field_name("operator")) == "+":
+                array, cast = self._access_base(inner.child_by_field_name("left"))
+                idx = inner.child_by_field_name("right")
+            elif inner.type == "pointer_expression" and inner.children[0].type == "&" and \
+                    inner.child_by_field_name("argument").type == "subscript_expression":
+                sub = inner.child_by_field_name("argument")
+                array, cast = self._access_base(sub.child_by_field_name("argument"))
+                ix = sub.child_by_field_name("indices") or sub.child_by_field_name("index")
+                idx = ix.named_children[-1] if ix is not None and \
+                    ix.type == "subscript_argument_list" and ix.named_child_count else ix
+            elif inner.type == "identifier":
+                array, cast = self.text_of(inner), None
+            else:
+                continue
+            if array not in pointers:
+                continue
+            it = self.text_of(idx) if idx is not None else "0"
+            w = write and first
+            first = False
+            self.accesses.append(Access(array, a, fn.name, self.line_of(a), it, w, "unknown",
+                                        idx, indices=[it], is_read=not w,
+                                        cast_type=vector or cast))
 
     def _strip_fn_ref(self, node: Node) -> str:
         """Kernel name from ``(void*)kern``, ``&kern``, ``kern<T>``."""

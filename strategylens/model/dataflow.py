@@ -205,7 +205,7 @@ class DataFlow:
                     return True
             elif x.type == "call_expression":
                 name = src[x.start_byte:x.end_byte].decode("utf8", "replace")
-                if "thread_rank" in name or "this_grid().thread_rank" in name:
+                if "thread_rank" in name or "thread_index" in name:
                     return True
         return False
 
@@ -235,8 +235,12 @@ class DataFlow:
                         continue  # a value loaded from memory is data, not an index
                     if x.type == "identifier":
                         s.add(self.text_of(x))
-                    elif x.type == "call_expression" and "thread_rank" in self.text_of(x):
+                    elif x.type == "call_expression" and any(
+                            w in self.text_of(x) for w in ("thread_rank", "thread_index")):
                         s.add("threadIdx")
+                    elif x.type == "call_expression" and any(
+                            w in self.text_of(x) for w in ("group_index", "block_index")):
+                        s.add("blockIdx")
                     stack.extend(x.named_children)
             ids[name] = s
         found: set[str] = set()

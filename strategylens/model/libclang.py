@@ -219,6 +219,10 @@ def annotate(model: ProgramModel) -> IndexResult | None:
         if a is None or (a.array != array and not a.array.endswith(("." + array,
                                                                     "->" + array))):
             continue
+        if coef is UNKNOWN and a.stride_tx not in (None, 0):
+            # clang could not read it (a cooperative-groups type from a header it lacks) where
+            # the tree-sitter reading found a thread-dependent linear index: keep that
+            continue
         set_stride(a, coef, "libclang")
         result.matched += 1
     model.index = result

@@ -90,6 +90,9 @@ class Parsing:
             self.text = self.source.decode("utf8", "replace")
             self.lines = self.text.splitlines()
             self.note("attribute macros read as CUDA qualifiers: " + ", ".join(names))
+        if re.search(rb"\b__restrict\b(?!__)", self.source):
+            # GCC's spelling, which the grammar reads as a name (`T* const __restrict p`)
+            self.source = re.sub(rb"\b__restrict\b(?!__)", b"__restrict__", self.source)
         self.text = self.source.decode("utf8", "replace")
         self.lines = self.text.splitlines()
         src = self._mask_unroll_macros(self.source)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from tree_sitter import Node
 
-from strategylens.model.categories import THREAD_BUILTINS
+from strategylens.model.categories import SCALAR_BYTES, THREAD_BUILTINS, VECTOR_BITS
 from strategylens.model.consts import BINOPS
 from strategylens.model.items import Access, Function, Macro
 from strategylens.model.syntax import declarator_name, strip, subscript_indices
@@ -126,6 +126,25 @@ def row_major(coefs: list, dims: list[int | None]):
             d = dims[i] if i < len(dims) else None
             stride = "row" if isinstance(stride, str) or d is None else stride * d
     return coef
+
+
+# cooperative-groups members that read the thread's or block's position
+CG_MEMBERS = ("thread_index", "thread_rank", "group_index", "block_index", "group_dim",
+              "dim_threads", "dim_blocks", "block_rank")
+
+
+def cg_member(callee: str) -> str | None:
+    """The cooperative-groups position member a callee names (``tb.thread_index``,
+    ``cg::this_thread_block().thread_rank``), else None.
+
+    >>> cg_member("cg::this_thread_block().thread_rank"), cg_member("warp.shfl_down")
+    ('thread_rank', None)
+    """
+    for sep in (".", "->", "::"):
+        if sep in callee:
+            last = callee.rsplit(sep, 1)[1].strip()
+            return last if last in CG_MEMBERS else None
+    return None
 
 
 class Strides:
@@ -255,11 +274,18 @@ class Strides:
         if t == "number_literal":
             return (zero, ev(node))
         if t == "field_expression":
-            arg = txt(node.child_by_field_name("argument"))
+            argn = node.child_by_field_name("argument")
+            arg = txt(argn)
             fld = txt(node.child_by_field_name("field"))
             if arg == "threadIdx":
                 return (Fraction(1) if fld == "x" else zero, None)
             if arg in THREAD_BUILTINS:
+                return (zero, None)
+            group = cg_member(txt(argn.child_by_field_name("function"))) \
+                if argn is not None and argn.type == "call_expression" else None
+            if group == "thread_index":  # tb.thread_index().x is threadIdx.x
+                return (Fraction(1) if fld == "x" else zero, None)
+            if group is not None:  # group_index(), group_dim(), dim_threads(): uniform
                 return (zero, None)
             return (zero, None) if lin(node.child_by_field_name("argument"))[0] == 0 \
                 else (UNKNOWN, None)
@@ -340,6 +366,8 @@ class Strides:
                 if body is not None:  # IDX(r, c): the body with each parameter's value
                     env = {p: lin(a) for p, a in zip(m.params, argn, strict=True)}
                     return self.linear_tx(body, fn, _depth + 1, env, _at or node)
+            if cg_member(callee) == "thread_rank" and not argn:
+                return (Fraction(1), None)  # block.thread_rank(): threadIdx.x in a 1-D block
             if any(w in callee for w in ("rank", "lane", "thread", "atomic")):
                 return (UNKNOWN, None)  # thread_rank(), __lane_id(), atomics: thread-dependent
             subs = [lin(x) for x in argn]
@@ -452,6 +480,33 @@ class Strides:
         if t in ("call_expression", "subscript_expression", "conditional_expression"):
             return 0 if var not in self.identifiers(node) else None
         return 0 if var not in self.identifiers(node) else None
+
+    def vector_lanes(self, fn: Function, a: Access) -> bool:
+        """Whether an access moving a vector (``a.cast_type``: a cast, or a load helper's
+        width) through an index in scalar elements has its lanes one vector apart, so that a
+        warp's vectors are contiguous: ``load_global<16>(buf, in + 4 * tid)`` on floats, or a
+        stride ``VEC`` with ``constexpr int VEC = 16 / sizeof(T)``."""
+        bits = VECTOR_BITS.get(a.cast_type or "")
+        if not bits or a.index_node is None:
+            return False
+        stride = a.stride_tx if a.stride_tx is not None else a.stride_expr
+        if isinstance(stride, str) and stride.isidentifier():
+            defs = self._defs_for(a.node, stride, fn)
+            v = defs[0].child_by_field_name("value") if len(defs) == 1 else None
+            while v is not None and v.type == "parenthesized_expression":
+                v = v.named_children[0]
+            return v is not None and v.type == "binary_expression" and \
+                self.text_of(v.child_by_field_name("operator")) == "/" and \
+                v.child_by_field_name("right").type == "sizeof_expression" and \
+                self.eval_int(v.child_by_field_name("left"), fn) == bits // 8
+        if not isinstance(stride, int) or stride in (0, 1):
+            return False
+        t = self.types.type_of(fn, a.array)
+        names = {t[0]} if t is not None else set()
+        if t is not None and t[0] in fn.template_params:  # T: the types it is launched with
+            names = set(self.template_types(fn, t[0]) or ())
+        sizes = {SCALAR_BYTES.get(x) for x in names}
+        return len(sizes) == 1 and None not in sizes and stride * sizes.pop() * 8 == bits
 
     def warp_stride(self, fn: Function, node, depth: int = 0):
         """Coefficient of threadIdx.x in an index where the model's linear reading gives up:
