@@ -24,40 +24,51 @@ class CompileTimeSpecialization(Detector):
         sites: dict[str, set[tuple[str, ...]]] = {}
         for la in model.launches_of():
             if la.template_args:
-                caller = model.function_of(la.caller) if la.caller else None
-                if self._constant_args(model, caller, la.template_args):
-                    sites.setdefault(la.kernel, set()).add(tuple(la.template_args))
+                sites.setdefault(la.kernel, set()).add(tuple(la.template_args))
+        # every reference with explicit template arguments in reachable code: calls, and
+        # kernels taken by address or returned from a picker (&k<Traits, true>, return k<4>)
         for fn in model.reachable_functions():
             if fn.body is None:
                 continue
-            for c in model.fn_nodes(fn, "call_expression"):
-                f = c.child_by_field_name("function")
-                if f is None or f.type != "template_function" or not model.is_reachable(c):
+            for f in model.fn_nodes(fn, "template_function"):
+                if not model.is_reachable(f):
                     continue
                 targs = f.child_by_field_name("arguments")
                 args = [model.text_of(a) for a in targs.named_children] if targs is not None else []
-                if args and self._constant_args(model, fn, args):
+                if args:
                     sites.setdefault(model.text_of(f.child_by_field_name("name")), set()).add(
                         tuple(args))
         for fn in model.gpu_functions():  # explicit instantiations (template void k<4>(...);)
             for args in model.instantiations(fn):
-                if args and self._constant_args(model, None, args):
+                if args:
                     sites.setdefault(fn.name, set()).add(tuple(args))
         done = set()
-        for name, insts in sites.items():
+        for name, found in sites.items():
             for fn in model.functions.get(name, []):
                 if not (fn.is_kernel or fn.is_device) or fn.name not in model.reachable:
                     continue
                 tmpl = fn.node.parent
-                if tmpl is None or tmpl.type != "template_declaration":
+                if tmpl is None or tmpl.type != "template_declaration" or tmpl.id in done:
                     continue
-                if not self._non_type_params(model, tmpl) or tmpl.id in done:
+                values = self._value_positions(tmpl)
+                # an argument in a non-type position is a compile-time constant by the grammar
+                # (an enumerator or constant from a header included)
+                insts = {a for a in found if any(i < len(a) and not types_only(a[i])
+                                                 for i in values)}
+                if not insts:
                     continue
                 done.add(tmpl.id)
                 ln = line(tmpl)
                 yield Finding(ln, ln, 0.8 if len(insts) >= 2 else 0.65, float(len(insts)),
                               f"{name}: {len(insts)} instantiation(s)")
         yield from self._left_to_callers(model, done)
+
+    @staticmethod
+    def _value_positions(tmpl) -> list[int]:
+        """Positions of a template's non-type parameters (int N, bool B, an enum Order o)."""
+        plist = tmpl.child_by_field_name("parameters")
+        return [i for i, p in enumerate(plist.named_children if plist is not None else [])
+                if p.type in ("parameter_declaration", "optional_parameter_declaration")]
 
     @staticmethod
     def _left_to_callers(model, done) -> Iterator[Finding]:
@@ -88,17 +99,3 @@ class CompileTimeSpecialization(Detector):
             if p.type in ("parameter_declaration", "optional_parameter_declaration"):
                 out.append(model.text_of(p))
         return out
-
-    @staticmethod
-    def _constant_args(model, caller, args) -> bool:
-        tparams = set(caller.template_params) if caller is not None else set()
-        ok = False
-        for a in args:
-            a = a.strip()
-            if a in ("true", "false") or model.eval_int(a, caller) is not None or a in tparams:
-                ok = True
-            elif types_only(a):
-                continue
-            else:
-                return False
-        return ok
