@@ -62,7 +62,10 @@ class SharedMemoryTiling(Detector):
                 loads.append(w)
         if not loads:
             return False
-        wtexts = {model.text_of(w) for w in writes}
+        # a thread's own slots are those every thread writes; halo cells written by edge lanes
+        # only (if (threadIdx.x == 0) t[ty][0] = ...) are other threads' data when read
+        wtexts = {model.text_of(w) for w in writes
+                  if not model.single_thread_guarded(model.in_function(w) or fn, w)}
         return any(model.text_of(r) not in wtexts or
                    self._loop_indexed(model, model.in_function(r) or fn, r) for r in reads)
 
