@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
+from strategylens.model.categories import reduction_helper
 from strategylens.model import (Function, LOOP_TYPES, ProgramModel, assignment_of, enclosing_loops,
                                 line, nodes_of, short_name, strip, subscript_indices)
 
@@ -135,6 +136,23 @@ class KernelFusion(Detector):
             loops = enclosing_loops(n, fn)
             if loops and any(c in ("__shfl_xor_sync", "__shfl_xor") for c in calls):
                 reduced.setdefault(model.text_of(left), loops[0].end_byte)
+        # reduction helpers from a header the file lacks (warp_reduce_sum(v), block_reduce<..>
+        # (v, buf)): the value they return, or the variable they reduce in place
+        helpers = {c.node.id: c for c in model.calls_in(fn)
+                   if reduction_helper(c.name) is not None}
+        for c in helpers.values():
+            p = c.node.parent
+            if p is not None and p.type == "expression_statement":
+                for a in reversed(c.node.child_by_field_name("arguments").named_children):
+                    if a.type == "identifier" and model.text_of(a) not in scalars:
+                        reduced.setdefault(model.text_of(a), c.node.end_byte)
+                        break
+        for n in model.fn_nodes(fn, "init_declarator", "assignment_expression"):
+            v0 = n.child_by_field_name("value") or n.child_by_field_name("right")
+            d0 = n.child_by_field_name("declarator") or n.child_by_field_name("left")
+            if v0 is not None and d0 is not None and d0.type == "identifier" and any(
+                    c.id in helpers for c in nodes_of(v0, "call_expression")):
+                reduced.setdefault(model.text_of(d0), n.end_byte)
         for n in model.fn_nodes(fn, "init_declarator", "assignment_expression"):
             if n.type == "init_declarator":
                 d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
@@ -168,5 +186,14 @@ class KernelFusion(Detector):
             for s in nodes_of(st, "subscript_expression", "pointer_expression"):
                 if model.array_name(s) in gnames and assignment_of(s) is None and \
                         lp.var in model.identifiers(s):
+                    return True
+            # reads through a load helper at an offset computed in the loop (gamma + idx)
+            inner = {lp.var} | {model.text_of(d.child_by_field_name("declarator"))
+                                for d in nodes_of(st, "init_declarator")}
+            for a in model.accesses_in(fn):
+                if a.space == "global" and a.is_read and not a.is_write and \
+                        a.node.type != "subscript_expression" and \
+                        st.start_byte <= a.node.start_byte < st.end_byte and \
+                        a.index_node is not None and model.identifiers(a.index_node) & inner:
                     return True
         return False

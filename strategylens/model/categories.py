@@ -118,12 +118,18 @@ def reduction_helper(name: str) -> str | None:
     (``warp_reduce_sum``, ``warpReduceAllSum``, ``block_reduce<MAX>``, ``blockReduceSum``),
     else None; for helpers defined in a header the file does not bring.
 
-    >>> reduction_helper("warpReduceAllSum"), reduction_helper("block_reduce"), reduction_helper("reduce")
-    ('warp', 'block', None)
+    >>> reduction_helper("warpReduceAllSum"), reduction_helper("reduce::partitioned_block")
+    ('warp', 'block')
+    >>> reduction_helper("reduce"), reduction_helper("thrust::reduce")
+    (None, None)
     """
-    base = name.rsplit("::", 1)[-1].replace("_", "").lower()
+    parts = name.replace("_", "").lower().split("::")
+    base, scopes = parts[-1], parts[:-1]
     for scope in ("warp", "block"):
         if base.startswith((scope + "reduce", scope + "allreduce")):
+            return scope
+        # reduce::block<Add>(tb, v), reduce::partitioned_block<...>(tb, warp, v)
+        if any("reduce" in sc for sc in scopes) and scope in base:
             return scope
     return None
 
