@@ -77,7 +77,8 @@ def test_bad_source_names_file_and_field(tmp_path: Path):
 
 
 @pytest.mark.parametrize("set_name", ["public-hecbench", "public-suites", "public-templates",
-                                      "heldout-programs", "heldout-kernels", "heldout-classic"])
+                                      "heldout-programs", "heldout-kernels", "heldout-classic",
+                                      "heldout-frameworks", "heldout-tutorials"])
 def test_public_set_labels_are_well_formed(set_name: str):
     path = SETS / set_name / "labels.yaml"
     if not path.exists():
@@ -96,7 +97,8 @@ def test_public_set_labels_are_well_formed(set_name: str):
 
 
 
-@pytest.mark.parametrize("set_name", ["heldout-programs", "heldout-kernels", "heldout-classic"])
+@pytest.mark.parametrize("set_name", ["heldout-programs", "heldout-kernels", "heldout-classic",
+                                      "heldout-frameworks", "heldout-tutorials"])
 def test_heldout_evidence_lines_lie_inside_the_fetched_files(set_name: str):
     """Every evidence line is a line of the file as fetched (run fetch_public.py first)."""
     path = SETS / set_name / "labels.yaml"

@@ -43,9 +43,10 @@ def _uses_yz(model, fn) -> bool:
     return _yz_use(model, fn) is not None
 
 
-def block_per_item(model, fn) -> bool:
+def block_per_item(model, fn, block_x: str | None = None) -> bool:
     """The kernel takes its item from blockIdx.x alone and its threads cooperate on a
-    fixed-length item (block-stride loop or shared-memory work)."""
+    fixed-length item (block-stride loop or shared-memory work). ``block_x``: the launch's block
+    extent as written, so that ``i += WARP_SIZE`` with ``dim3 block(WARP_SIZE)`` is block-stride."""
     text = squash(model.text_of(fn.body))
     loop_vars = {lp.var for lp in model.loops_in(fn) if lp.var}
     block_vars = model.derived(fn, {"blockIdx"}, index_only=True) - loop_vars
@@ -60,7 +61,7 @@ def block_per_item(model, fn) -> bool:
             return False
     item_vars = {name for name, value, _ in model.assignments(fn)
                  if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", squash(model.text_of(value)))}
-    uses_item = bool(item_vars) or re.search(r"blockIdx\.x\*", text) is not None
+    uses_item = bool(item_vars) or re.search(r"blockIdx\.x\)?\*", text) is not None
     shared = model.shared_names(fn)
     for call in model.calls_in(fn):  # items handed to whole blocks at run time
         if call.category == "atomic" and model.receiver_of(call.node) in shared and \
@@ -71,7 +72,9 @@ def block_per_item(model, fn) -> bool:
     for loop in model.loops_in(fn):
         init = loop.node.child_by_field_name("initializer")
         step = loop.step or ""
-        if init is not None and "threadIdx" in model.text_of(init) and "blockDim" in step \
+        amount = re.sub(r"^\w+\+=", "", squash(step))
+        block_step = "blockDim" in step or (block_x is not None and amount == squash(block_x))
+        if init is not None and "threadIdx" in model.text_of(init) and block_step \
                 and "gridDim" not in step:
             bounds = [loop.node.child_by_field_name("condition"), init]
             if any(x.type == "subscript_expression" for b in bounds for x in walk(b)):
@@ -123,5 +126,5 @@ class MultidimensionalMapping(Detector):
                 near = [ln for ln in decl_lines if 0 <= launch.line - ln <= 15]
                 start = min(near) if near else launch.line
                 yield Finding(start, launch.line, confidence=0.9 if multi else 0.75)
-            elif block_per_item(model, kernel):
+            elif block_per_item(model, kernel, dims[1][0] if dims[1] else launch.block):
                 yield Finding(launch.line, launch.line, confidence=0.8)
