@@ -32,9 +32,11 @@ class Collection:
         for f in self._fn_list:
             if f.body is not None:
                 self._collect_definitions(f)
+        self._wrapper_calls: list[tuple] = []
         for f in self._fn_list:
             if f.body is not None:
                 self._walk(f.body, f, [])
+        self._add_wrapper_accesses()
         self._merge_constants()
         # dynamic shared memory takes its size from the launches when they agree
         for v in self.vars:
@@ -322,11 +324,13 @@ class Collection:
         if outside:
             cat = {"warp": "shuffle", "block": "block_reduce"}.get(reduction_helper(name))
         self.calls.append(Call(name, n, fn.name, line, args, cat, receiver))
-        if outside and cat is None and args_n is not None:
-            write = memory_helper(name)
-            if write is not None:
-                width = self.eval_int(targs[0], fn) if targs else None
-                self._add_helper_accesses(n, args_n, fn, write, HELPER_VECTOR.get(width))
+        write = memory_helper(name) if args_n is not None and cat is None and \
+            (fn.is_device or fn.is_kernel) else None
+        if write is not None and outside:
+            width = self.eval_int(targs[0], fn) if targs else None
+            self._add_helper_accesses(n, args_n, fn, write, HELPER_VECTOR.get(width))
+        elif write is not None and name in self.functions:
+            self._wrapper_calls.append((n, args_n, fn, write, name))
         if name in ("cudaLaunchKernel", "cudaLaunchCooperativeKernel") and args_n is not None:
             a = args_n.named_children
             kname = self._strip_fn_ref(a[0]) if a else ""
@@ -341,6 +345,30 @@ class Collection:
             kname = self._strip_fn_ref(args_n.named_children[1])
             self.launches.append(Launch(kname, n, line, fn.name, args[0], args[0], None, None,
                                         None, None, [], loop, "api"))
+
+    def _add_wrapper_accesses(self) -> None:
+        """Thin load/store wrappers the file defines (``ld_vec(p + off)`` returning
+        ``*reinterpret_cast<const float4*>(p)``): their pointer parameter's access has no index
+        of its own, so each call is also an access at its address argument, moving the type the
+        wrapper casts to."""
+        for call, args, fn, write, name in self._wrapper_calls:
+            helper = self.functions.get(name)
+            helper = helper[0] if isinstance(helper, list) else helper
+            if helper is None or not (helper.is_device or helper.is_kernel):
+                continue
+            params = {p.name for p in helper.params if p.is_pointer}
+            casts = []  # *p or *reinterpret_cast<const float4*>(p) on a pointer parameter
+            stack = [helper.body] if helper.body is not None else []
+            while stack:
+                x = stack.pop()
+                if x.type == "pointer_expression" and x.children[0].type == "*":
+                    name, cast = self._access_base(x.child_by_field_name("argument"))
+                    if name in params:
+                        casts.append(cast)
+                stack.extend(x.named_children)
+            if casts:
+                self._add_helper_accesses(call, args, fn, write,
+                                          next((c for c in casts if c), None))
 
     def _add_helper_accesses(self, call: Node, args: Node, fn: Function, write: bool,
                              vector: str | None) -> None:
