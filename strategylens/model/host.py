@@ -280,6 +280,8 @@ class HostFacts:
                      if copy_direction(c) == "h2d" and self.all_but_last(loop, c.node)}
         h2d_sources = {src for _, src in h2d_pairs}
         counters = self.loop_var_names(loop)
+        owner = self.function_of(loop.function) if loop.function else None
+        chunks = counters | (self.derived(owner, counters, index_only=True) if owner else set())
         launched = set()  # variables passed to a kernel launched in this loop
         for la in self.launches:
             if inside(la.node, loop.node):
@@ -299,7 +301,9 @@ class HostFacts:
                 dst, src = self.copy_endpoints(c)
                 if dst in cont:
                     out.append((c.line, 0.9, f"copies '{dst}' to the host to test the loop"))
-                elif (src, dst) in h2d_pairs:
+                elif (src, dst) in h2d_pairs and not any(
+                        self.identifiers(a) & chunks for a in call_args(c.node)[:2]):
+                    # (a chunk loop moves a different slice each iteration: &a[offset])
                     out.append((c.line, 0.75, f"copies '{src}' to the host and back every iteration"))
                 elif self.feeds(loop, dst, launched) and not any(self.identifiers(a) & counters
                                                                  for a in call_args(c.node)[:2]):
