@@ -10,8 +10,8 @@ from tree_sitter import Node, QueryCursor
 
 from strategylens.model.items import Function, Macro, Param, Pragma
 from strategylens.model.preproc import (compile_flags, define_lines, expand_statement_macros,
-                                        find_headers, qualify_attribute_macros,
-                                        unwrap_fragment_conditionals)
+                                        find_headers, normalise_spellings,
+                                        qualify_attribute_macros, unwrap_fragment_conditionals)
 from strategylens.model.syntax import (SKIP_TYPES, compile_query, declarator_name, parser, remember,
                                        walk)
 
@@ -90,9 +90,7 @@ class Parsing:
             self.text = self.source.decode("utf8", "replace")
             self.lines = self.text.splitlines()
             self.note("attribute macros read as CUDA qualifiers: " + ", ".join(names))
-        if re.search(rb"\b__restrict\b(?!__)", self.source):
-            # GCC's spelling, which the grammar reads as a name (`T* const __restrict p`)
-            self.source = re.sub(rb"\b__restrict\b(?!__)", b"__restrict__", self.source)
+        self.source = normalise_spellings(self.source)
         self.text = self.source.decode("utf8", "replace")
         self.lines = self.text.splitlines()
         src = self._mask_unroll_macros(self.source)

@@ -16,6 +16,20 @@ _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[
 _LOOP_HEADER = re.compile(r"^\s*(for|while)\s*\(")
 
 
+_GCC_RESTRICT = re.compile(rb"\b__restrict\b(?!__)")
+
+
+def normalise_spellings(source: bytes) -> bytes:
+    """Compiler spellings the grammar does not know, written as the ones it does: GCC's
+    ``__restrict`` (read as a parameter's name in ``T* const __restrict p``) as
+    ``__restrict__``.
+
+    >>> normalise_spellings(b"const int* const __restrict p, float* __restrict__ q")
+    b'const int* const __restrict__ p, float* __restrict__ q'
+    """
+    return _GCC_RESTRICT.sub(b"__restrict__", source) if b"__restrict" in source else source
+
+
 def _statement_macro(body: str) -> bool:
     """A macro body the model cannot see through where it is used: a loop header that takes the
     block after the invocation (``for (int i = ...; i < n; i += stride)``), one that launches a
