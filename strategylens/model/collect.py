@@ -634,6 +634,52 @@ class Collection:
                 return "", cast
         return self.text_of(node), cast
 
+    def _address_of(self, node: Node) -> tuple[str, str | None, Node | None] | None:
+        """(array, cast type, element index) of an address written through casts:
+        ``reinterpret_cast<const float4*>(&a[i])``, ``(float4*)(a + i)``; None when ``node`` is
+        not such an address."""
+        cast = None
+        for _ in range(8):
+            if node.type == "parenthesized_expression" and node.named_child_count == 1:
+                node = node.named_children[0]
+            elif node.type == "cast_expression":
+                cast = cast or self._pointee(node.child_by_field_name("type"))
+                node = node.child_by_field_name("value")
+            elif node.type == "call_expression":
+                f = node.child_by_field_name("function")
+                a = node.child_by_field_name("arguments")
+                if f is None or f.type != "template_function" or self.text_of(
+                        f.child_by_field_name("name")) not in ("reinterpret_cast", "static_cast",
+                                                               "const_cast") or \
+                        a is None or a.named_child_count != 1:
+                    return None
+                ta = f.child_by_field_name("arguments")
+                if ta is not None and ta.named_child_count:
+                    cast = cast or self._pointee(ta.named_children[0])
+                node = a.named_children[0]
+            elif node.type == "pointer_expression" and node.children[0].type == "&":
+                sub = node.child_by_field_name("argument")
+                while sub is not None and sub.type == "parenthesized_expression" and \
+                        sub.named_child_count == 1:
+                    sub = sub.named_children[0]
+                if sub is None or sub.type != "subscript_expression":
+                    return None
+                ix = sub.child_by_field_name("indices") or sub.child_by_field_name("index")
+                kids = ix.named_children if ix is not None and \
+                    ix.type == "subscript_argument_list" else [ix]
+                array, _ = self._access_base(sub.child_by_field_name("argument"))
+                return (array, cast, kids[-1]) if array and kids and kids[-1] is not None \
+                    else None
+            elif node.type == "binary_expression" and self.text_of(
+                    node.child_by_field_name("operator")) == "+":
+                array, _ = self._access_base(node.child_by_field_name("left"))
+                return (array, cast, node.child_by_field_name("right")) if array else None
+            else:
+                return None
+            if node is None:
+                return None
+        return None
+
     def _pointee(self, td: Node | None) -> str | None:
         if td is None:
             return None
@@ -665,6 +711,8 @@ class Collection:
                 n.parent.child_by_field_name("argument") == n:
             return  # the outer subscript records the whole a[i][j]
         p = n.parent
+        while p is not None and p.type == "parenthesized_expression":
+            p = p.parent  # &(a[i]) as FLOAT4(a[i]) expands: an address like &a[i]
         if p is not None and p.type == "pointer_expression" and p.children[0].type == "&":
             # &a[i] computes an address; it is an access only as the target of an atomic or
             # the source of __ldg(&a[i]) and its cache-hinted siblings
@@ -685,6 +733,12 @@ class Collection:
         array, cast = self._access_base(base)
         if not array or not indices:
             return
+        inner = self._address_of(base)
+        if inner is not None and inner[2] is not None and inner[1] and \
+                len(indices) == 1 and self.eval_int(indices[0], fn) == 0:
+            # reinterpret_cast<float4*>(&a[i])[0]: a vector access of a at element i
+            array, cast, last = inner
+            indices = [last]
         w, r = self._is_write(n)
         last = indices[-1]
         self.accesses.append(Access(array, n, fn.name, self.line_of(n), self.text_of(last), w,
@@ -705,6 +759,9 @@ class Collection:
             idx_node = inner.child_by_field_name("right")
         elif inner.type in ("identifier", "field_expression"):
             array, cast = self.text_of(inner), None
+        elif inner.type in ("call_expression", "cast_expression") and \
+                self._address_of(inner) is not None:
+            array, cast, idx_node = self._address_of(inner)  # *reinterpret_cast<float4*>(&a[i])
         else:
             return
         if not array:
