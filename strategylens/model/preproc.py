@@ -179,7 +179,8 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
             continue
         span = text[m.start():end + 1]
         pieces.append(text[pos:m.start()])
-        pieces.append(expand(_substitute(inner, params, args), 1).replace("\n", " "))
+        # comments inside the arguments end at their line: drop them before joining the lines
+        pieces.append(_drop_comments(expand(_substitute(inner, params, args), 1)).replace("\n", " "))
         pieces.append("\n" * span.count("\n"))
         pos = end + 1
         if m.group(1) not in used:
@@ -188,6 +189,18 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
         return None
     pieces.append(text[pos:])
     return "".join(pieces).encode("utf8"), used
+
+
+_STRING_OR_COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def _drop_comments(text: str) -> str:
+    """``text`` without its comments (string and character literals kept).
+
+    >>> _drop_comments('f(a, /* c */ "x//y") // row')
+    'f(a,   "x//y")  '
+    """
+    return _STRING_OR_COMMENT.sub(lambda m: m.group(1) or " ", text)
 
 
 def _close_paren(text: str, open_at: int) -> int | None:
