@@ -57,8 +57,9 @@ class SharedMemoryTiling(Detector):
             wfn = model.in_function(w) or fn
             names = gnames if wfn is fn else model.global_names(wfn)
             if model.uses_thread_index(w) and not model.single_thread_guarded(wfn, w) \
-                    and not model.computed(wfn, rhs) and \
-                    model.reads_global(wfn, rhs, names):
+                    and not model.computed(wfn, rhs) and (
+                        model.reads_global(wfn, rhs, names) or
+                        model.identifiers(rhs) & self._staged(model, wfn, names)):
                 loads.append(w)
         if not loads:
             return False
@@ -68,6 +69,22 @@ class SharedMemoryTiling(Detector):
                   if not model.single_thread_guarded(model.in_function(w) or fn, w)}
         return any(model.text_of(r) not in wtexts or
                    self._loop_indexed(model, model.in_function(r) or fn, r) for r in reads)
+
+    @staticmethod
+    def _staged(model, fn, gnames) -> set[str]:
+        """Register arrays loaded with copies of global data (``ld_reg[0..3] = A[...]``, often
+        as one float4): a tile stored from them is a global copy staged through registers, as
+        prefetching GEMMs do."""
+        out = set()
+        for a in model.accesses_in(fn):
+            if a.space != "local" or not a.is_write:
+                continue
+            asg = assignment_of(a.node)
+            rhs = asg.child_by_field_name("right") if asg is not None else None
+            if rhs is not None and not model.computed(fn, rhs) and \
+                    model.reads_global(fn, rhs, gnames):
+                out.add(a.array)
+        return out
 
     @staticmethod
     def _loop_indexed(model, fn, r) -> bool:

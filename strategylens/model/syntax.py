@@ -227,6 +227,9 @@ def assignment_of(node: Node) -> Node | None:
         p = p.parent
     if p is not None and p.type == "assignment_expression":
         left = p.child_by_field_name("left")
+        while left is not None and left.type == "parenthesized_expression" and \
+                left.named_child_count == 1:
+            left = left.named_children[0]  # (FLOAT4(x)) = ...: a macro's parentheses
         if left is not None and left.id == node.id:
             return p
     return None
