@@ -26,8 +26,9 @@ class AsyncCopyPipelining(Detector):
                           if len(v.dims) >= 2 and v.dim_values[0] in (2, 3, 4, 5, 6, 7, 8)] or [2])
             async_lines = set()
             for c in model.calls_in(fn):
-                short = c.name.split("::")[-1].split(".")[-1]
-                if any(short.startswith(p) for p in ASYNC_COPY):
+                # spelled any way: cp_async_cg, CP_ASYNC_CG (a header's macro), cpAsync
+                short = c.name.split("::")[-1].split(".")[-1].replace("_", "").lower()
+                if any(short.startswith(p.replace("_", "")) for p in ASYNC_COPY):
                     async_lines.add(c.line)
             for n in model.fn_nodes(fn, "gnu_asm_expression"):
                 if "cp.async" in model.text_of(n) and model.is_reachable(n):
