@@ -39,6 +39,11 @@ class CooperativeItemMapping(Detector):
                 irregular = _loaded(model, fn, init) or _loaded(model, fn, loop.node.child_by_field_name("condition"))
                 step_value = loop.step_value if loop.step_value is not None else model.eval_int(
                     re.sub(r"^.*(\+=|=)", "", step).strip(), fn)
+                if step_value == 1:  # for (w = 0; ...; ++w) { k = w * WARP_SIZE + lane; }
+                    scaled = self._body_stride(model, fn, loop, tiv)
+                    if scaled is not None:
+                        step = scaled
+                        step_value = model.eval_int(scaled, fn)
                 if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
                     yield Finding.at(loop.node, 0.9 if irregular else 0.6, 32.0)
                 elif "blockDim" in step and irregular:
@@ -108,6 +113,22 @@ class CooperativeItemMapping(Detector):
                     model.text_of(value).count("+") >= 1:
                 return True
         return False
+
+    @staticmethod
+    def _body_stride(model, fn, loop, tiv) -> str | None:
+        """The multiplier of the loop variable in a lane index built in the body
+        (``k = w * WARP_SIZE + lane`` gives ``WARP_SIZE``), or None."""
+        var = re.escape(loop.var or "")
+        if not var:
+            return None
+        for _name, value, node in model.assignments(fn):
+            if not inside(node, loop.node) or not model.identifiers(value) & (tiv - {loop.var}):
+                continue
+            text = re.sub(r"\s", "", model.text_of(value))
+            m = re.search(rf"(?<![\w.]){var}\*([\w.]+)|([\w.]+)\*{var}(?![\w.])", text)
+            if m and "+" in text:
+                return m.group(1) or m.group(2)
+        return None
 
     @staticmethod
     def _block_size(model, fn) -> float | None:
