@@ -17,6 +17,9 @@ FAST_INTRINSICS = {
     "__fdividef": 0.9, "__saturatef": 0.85, "__frsqrt_rn": 0.85, "rsqrtf": 0.8, "rsqrt": 0.75,
     "fmaf": 0.75, "fma": 0.7, "__fmaf_rn": 0.8, "__fmaf_rz": 0.8, "__fmaf_ru": 0.8,
     "__fmaf_rd": 0.8, "__fma_rn": 0.8, "__fmaf_ieee_rn": 0.8, "rcbrtf": 0.7,
+    # half precision: fused multiply-add and the approximate reciprocals
+    "__hfma": 0.75, "__hfma2": 0.75, "__hfma_sat": 0.75, "__hfma2_sat": 0.75, "hrsqrt": 0.8,
+    "h2rsqrt": 0.8, "hrcp": 0.8, "h2rcp": 0.8,
 }
 
 
