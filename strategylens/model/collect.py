@@ -573,6 +573,11 @@ class Collection:
                     if name is None:
                         continue
                     is_ptr = any(x.type == "pointer_declarator" for x in walk(d))
+                    value = d.child_by_field_name("value") if d.type == "init_declarator" \
+                        else None
+                    if ty == "auto" and value is not None and value.type == "call_expression":
+                        # auto g = cg::this_thread_block(): the type the call makes
+                        ty = self._callee_name(value)[0] or ty
                     types[name] = ty + ("*" if is_ptr else "")
                     decls.setdefault(name, []).append((d, n.parent or n))
                     if d.type == "init_declarator" and d.child_by_field_name("value"):
