@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from strategylens.model.strides import UNKNOWN, clamp_like, combine, row_major, set_stride
+from strategylens.model.strides import (MUL24, UNKNOWN, clamp_like, combine, row_major,
+                                        set_stride)
 
 if TYPE_CHECKING:  # pragma: no cover
     from strategylens.model.program import ProgramModel
@@ -389,6 +390,8 @@ class _Walker:
                 subs = [self.lin(a, depth + 1) for a in kids[1:]]
                 callee = kids[0].spelling or next(
                     (x.spelling for x in kids[0].get_children()), "")
+                if callee in MUL24 and len(subs) == 2:
+                    return combine("*", subs[0], subs[1], lambda: "?", lambda: "?")
                 if any(w in callee for w in _THREAD_WORDS):
                     return (UNKNOWN, None)
                 if all(x[0] == 0 for x in subs):

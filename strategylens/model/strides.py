@@ -128,6 +128,9 @@ def row_major(coefs: list, dims: list[int | None]):
     return coef
 
 
+# the 24-bit multiply intrinsics of pre-Fermi code: a product for the index algebra
+MUL24 = ("__mul24", "__umul24")
+
 # cooperative-groups members that read the thread's or block's position
 CG_MEMBERS = ("thread_index", "thread_rank", "group_index", "block_index", "group_dim",
               "dim_threads", "dim_blocks", "block_rank")
@@ -366,6 +369,9 @@ class Strides:
                 if body is not None:  # IDX(r, c): the body with each parameter's value
                     env = {p: lin(a) for p, a in zip(m.params, argn, strict=True)}
                     return self.linear_tx(body, fn, _depth + 1, env, _at or node)
+            if callee in MUL24 and len(argn) == 2:  # __umul24(a, b): a 24-bit a * b
+                return combine("*", lin(argn[0]), lin(argn[1]), lambda: txt(argn[1]),
+                               lambda: txt(argn[0]))
             if cg_member(callee) == "thread_rank" and not argn:
                 return (Fraction(1), None)  # block.thread_rank(): threadIdx.x in a 1-D block
             if any(w in callee for w in ("rank", "lane", "thread", "atomic")):
