@@ -118,8 +118,13 @@ class KernelFacts:
                 writes.append(n)
                 op = self.text_of(asg.child_by_field_name("operator"))
                 rhs = asg.child_by_field_name("right")
-                if op != "=" or any(self.array_name(s) == name
-                                    for s in nodes_of(rhs, "subscript_expression")):
+                while rhs is not None and rhs.type == "parenthesized_expression" and \
+                        rhs.named_child_count == 1:
+                    rhs = rhs.named_children[0]
+                copy = op == "=" and rhs is not None and rhs.type == "subscript_expression" \
+                    and self.array_name(rhs) == name  # s[j][0] = s[j][n]: a halo image
+                if not copy and (op != "=" or any(self.array_name(s) == name
+                                                  for s in nodes_of(rhs, "subscript_expression"))):
                     self_update = True
             elif n.parent is not None and n.parent.type == "update_expression":
                 writes.append(n)
