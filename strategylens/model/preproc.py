@@ -19,15 +19,31 @@ _LOOP_HEADER = re.compile(r"^\s*(for|while)\s*\(")
 _GCC_RESTRICT = re.compile(rb"\b__restrict\b(?!__)")
 
 
+_DIRECTIVE_BYTES = re.compile(rb"^[ \t]*#(?:\\\r?\n|[^\n])*", re.M)
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
+
+
 def normalise_spellings(source: bytes) -> bytes:
-    """Compiler spellings the grammar does not know, written as the ones it does: GCC's
-    ``__restrict`` (read as a parameter's name in ``T* const __restrict p``) as
-    ``__restrict__``.
+    r"""What the grammar reads differently from a compiler, written so that it reads the same
+    (lengths and lines kept): GCC's ``__restrict`` (read as a parameter's name in
+    ``T* const __restrict p``) as ``__restrict__``; a block comment inside a directive continued
+    over lines (``return; /* ok */ \``), where the grammar ends the directive, blanked.
 
     >>> normalise_spellings(b"const int* const __restrict p, float* __restrict__ q")
     b'const int* const __restrict__ p, float* __restrict__ q'
+    >>> normalise_spellings(b"#define F() do { /* x */ \\\n } while (0)\n")
+    b'#define F() do {         \\\n } while (0)\n'
     """
-    return _GCC_RESTRICT.sub(b"__restrict__", source) if b"__restrict" in source else source
+    if b"__restrict" in source:
+        source = _GCC_RESTRICT.sub(b"__restrict__", source)
+    if b"/*" in source and b"#" in source:
+        def blank(d: re.Match) -> bytes:
+            text = d.group(0)
+            if b"/*" not in text or b"\\\n" not in text.replace(b"\r\n", b"\n"):
+                return text
+            return _BLOCK_COMMENT.sub(lambda c: re.sub(rb"[^\n]", b" ", c.group(0)), text)
+        source = _DIRECTIVE_BYTES.sub(blank, source)
+    return source
 
 
 def _statement_macro(body: str) -> bool:
@@ -166,9 +182,12 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
         return "".join(out)
 
     mask = _code_mask(text)
+    # invocations inside a directive (another macro's #define body) stay: an expansion there
+    # would end the directive's backslash continuation early
+    directives = [(d.start(), d.end()) for d in _DIRECTIVE.finditer(text)]
     pieces, pos, used = [], 0, []
     for m in pattern.finditer(text):
-        if m.start() < pos or mask[m.start()]:
+        if m.start() < pos or mask[m.start()] or any(a <= m.start() < b for a, b in directives):
             continue
         end = _close_paren(text, m.end() - 1)
         if end is None:
@@ -191,6 +210,7 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
     return "".join(pieces).encode("utf8"), used
 
 
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:\\\r?\n|[^\n])*", re.M)
 _STRING_OR_COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//[^\n]*|/\*.*?\*/', re.S)
 
 
