@@ -19,6 +19,7 @@ _LOOP_HEADER = re.compile(r"^\s*(for|while)\s*\(")
 _GCC_RESTRICT = re.compile(rb"\b__restrict\b(?!__)")
 
 
+_RESTRICT_MACRO = re.compile(rb"\b[A-Z][A-Z0-9_]*_RESTRICT\b")
 _DIRECTIVE_BYTES = re.compile(rb"^[ \t]*#(?:\\\r?\n|[^\n])*", re.M)
 _BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
 
@@ -26,7 +27,8 @@ _BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
 def normalise_spellings(source: bytes) -> bytes:
     r"""What the grammar reads differently from a compiler, written so that it reads the same
     (lengths and lines kept): GCC's ``__restrict`` (read as a parameter's name in
-    ``T* const __restrict p``) as ``__restrict__``; a block comment inside a directive continued
+    ``T* const __restrict p``) as ``__restrict__``, and so a library's ``X_RESTRICT`` macro; a
+    block comment inside a directive continued
     over lines (``return; /* ok */ \``), where the grammar ends the directive, blanked.
 
     >>> normalise_spellings(b"const int* const __restrict p, float* __restrict__ q")
@@ -36,6 +38,8 @@ def normalise_spellings(source: bytes) -> bytes:
     """
     if b"__restrict" in source:
         source = _GCC_RESTRICT.sub(b"__restrict__", source)
+    if b"RESTRICT" in source:  # a library's restrict macro (GGML_CUDA_RESTRICT) from a header
+        source = _RESTRICT_MACRO.sub(lambda m: b"__restrict__".ljust(len(m.group(0))), source)
     if b"/*" in source and b"#" in source:
         def blank(d: re.Match) -> bytes:
             text = d.group(0)
