@@ -14,7 +14,12 @@ from strategylens.model import Node, walk
 _PROP_FIELDS = {"maxThreadsPerBlock", "multiProcessorCount", "maxThreadsPerMultiProcessor",
                 "maxBlocksPerMultiProcessor", "warpSize", "maxGridSize", "maxThreadsDim",
                 "regsPerBlock", "regsPerMultiprocessor", "sharedMemPerBlock",
-                "sharedMemPerMultiprocessor", "sharedMemPerBlockOptin"}
+                "sharedMemPerMultiprocessor", "sharedMemPerBlockOptin",
+                # a library's wrapper of the SM count (ggml's devices[i].nsm, num_sms, sm_count)
+                "nsm", "n_sm", "num_sms", "numSMs", "sm_count", "smCount"}
+# calls that return the number of SMs through a library's device-info wrapper
+_SM_COUNT_CALLS = {"getnumsms", "numsms", "getsmcount", "smcount", "getmultiprocessorcount",
+                   "multiprocessorcount", "getcurrentdevicemultiprocessorcount"}
 
 
 class OccupancyTuning(Detector):
@@ -47,6 +52,10 @@ class OccupancyTuning(Detector):
             for x in walk(value):
                 if x.type == "field_expression" and model.text_of(x.child_by_field_name("field")) in _PROP_FIELDS \
                         and (model.base_name(x) in props or not props):
+                    seeds.setdefault(name, x)
+                elif x.type == "call_expression" and re.sub(r"[^a-z]", "", model.text_of(
+                        x.child_by_field_name("function")).rsplit("::", 1)[-1].lower()) \
+                        in _SM_COUNT_CALLS:
                     seeds.setdefault(name, x)
         for call in model.calls_in(fn):
             if call.name == "cudaDeviceGetAttribute" and call.args:
