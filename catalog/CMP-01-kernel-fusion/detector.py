@@ -148,12 +148,6 @@ class KernelFusion(Detector):
                         reduced.setdefault(model.text_of(a), c.node.end_byte)
                         break
         for n in model.fn_nodes(fn, "init_declarator", "assignment_expression"):
-            v0 = n.child_by_field_name("value") or n.child_by_field_name("right")
-            d0 = n.child_by_field_name("declarator") or n.child_by_field_name("left")
-            if v0 is not None and d0 is not None and d0.type == "identifier" and any(
-                    c.id in helpers for c in nodes_of(v0, "call_expression")):
-                reduced.setdefault(model.text_of(d0), n.end_byte)
-        for n in model.fn_nodes(fn, "init_declarator", "assignment_expression"):
             if n.type == "init_declarator":
                 d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
             else:
@@ -161,7 +155,8 @@ class KernelFusion(Detector):
             if d is None or d.type != "identifier" or v is None or \
                     model.text_of(d) in scalars:
                 continue
-            if reduced_read(v) or model.identifiers(v) & set(reduced):
+            if reduced_read(v) or model.identifiers(v) & set(reduced) or any(
+                    c.id in helpers for c in nodes_of(v, "call_expression")):
                 reduced.setdefault(model.text_of(d), n.end_byte)
         consumers = 0
         for name, after in reduced.items():

@@ -82,7 +82,7 @@ class CompileTimeSpecialization(Detector):
             tmpl = fn.node.parent
             while tmpl is not None and tmpl.type != "translation_unit" and \
                     not (tmpl.type == "template_declaration" and
-                         CompileTimeSpecialization._non_type_params(model, tmpl)):
+                         CompileTimeSpecialization._value_positions(tmpl)):
                 tmpl = tmpl.parent
             if tmpl is None or tmpl.type != "template_declaration" or tmpl.id in done:
                 continue
@@ -90,12 +90,3 @@ class CompileTimeSpecialization(Detector):
             ln = line(tmpl)
             yield Finding(ln, ln, 0.6, None, f"{fn.name}: template values left to the callers "
                           "(no instantiation in the file)")
-
-    @staticmethod
-    def _non_type_params(model, tmpl) -> list[str]:
-        plist = tmpl.child_by_field_name("parameters")
-        out = []
-        for p in (plist.named_children if plist is not None else []):
-            if p.type in ("parameter_declaration", "optional_parameter_declaration"):
-                out.append(model.text_of(p))
-        return out

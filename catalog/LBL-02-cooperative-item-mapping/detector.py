@@ -105,28 +105,28 @@ class CooperativeItemMapping(Detector):
     def _lane_offset_in_body(model, fn, loop, tiv) -> bool:
         """``for (base = beg; base < end; base += 32) { k = base + lane; ... }``: the lanes
         split each chunk of the item inside the body instead of in the loop header."""
+        return any(True for _ in CooperativeItemMapping._body_lane_indices(model, fn, loop, tiv))
+
+    @staticmethod
+    def _body_lane_indices(model, fn, loop, tiv):
+        """Values assigned in the loop's body that add a lane to the loop variable."""
         if loop.var is None:
-            return False
+            return
         for _name, value, node in model.assignments(fn):
-            if inside(node, loop.node) and loop.var in model.identifiers(value) and \
-                    model.identifiers(value) & (tiv - {loop.var}) and \
-                    model.text_of(value).count("+") >= 1:
-                return True
-        return False
+            ids = model.identifiers(value)
+            if inside(node, loop.node) and loop.var in ids and ids & (tiv - {loop.var}) and \
+                    "+" in model.text_of(value):
+                yield value
 
     @staticmethod
     def _body_stride(model, fn, loop, tiv) -> str | None:
         """The multiplier of the loop variable in a lane index built in the body
         (``k = w * WARP_SIZE + lane`` gives ``WARP_SIZE``), or None."""
         var = re.escape(loop.var or "")
-        if not var:
-            return None
-        for _name, value, node in model.assignments(fn):
-            if not inside(node, loop.node) or not model.identifiers(value) & (tiv - {loop.var}):
-                continue
+        for value in CooperativeItemMapping._body_lane_indices(model, fn, loop, tiv):
             text = re.sub(r"\s", "", model.text_of(value))
             m = re.search(rf"(?<![\w.]){var}\*([\w.]+)|([\w.]+)\*{var}(?![\w.])", text)
-            if m and "+" in text:
+            if m:
                 return m.group(1) or m.group(2)
         return None
 

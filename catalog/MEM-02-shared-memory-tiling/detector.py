@@ -51,22 +51,30 @@ class SharedMemoryTiling(Detector):
         writes, reads, self_update = model.shared_array_uses(fn, name, through_calls=True)
         if self_update or not writes or not reads:
             return False
-        loads = []
+        loads, every_thread = [], []
+        staged: dict[str, set[str]] = {}  # per function: register arrays loaded from global
+
+        def staged_in(f, names) -> set[str]:
+            if f.name not in staged:
+                staged[f.name] = self._staged(model, f, names)
+            return staged[f.name]
+
         for w in writes:
             rhs = assignment_of(w).child_by_field_name("right")
             wfn = model.in_function(w) or fn
             names = gnames if wfn is fn else model.global_names(wfn)
-            if model.uses_thread_index(w) and not model.single_thread_guarded(wfn, w) \
-                    and not model.computed(wfn, rhs) and (
-                        model.reads_global(wfn, rhs, names) or
-                        model.identifiers(rhs) & self._staged(model, wfn, names)):
+            if model.single_thread_guarded(wfn, w):
+                continue
+            every_thread.append(w)
+            if model.uses_thread_index(w) and not model.computed(wfn, rhs) and (
+                    model.reads_global(wfn, rhs, names) or
+                    model.identifiers(rhs) & staged_in(wfn, names)):
                 loads.append(w)
         if not loads:
             return False
         # a thread's own slots are those every thread writes; halo cells written by edge lanes
         # only (if (threadIdx.x == 0) t[ty][0] = ...) are other threads' data when read
-        wtexts = {model.text_of(w) for w in writes
-                  if not model.single_thread_guarded(model.in_function(w) or fn, w)}
+        wtexts = {model.text_of(w) for w in every_thread}
         return any(model.text_of(r) not in wtexts or
                    self._loop_indexed(model, model.in_function(r) or fn, r) for r in reads)
 

@@ -8,7 +8,7 @@ from tree_sitter import Node
 from strategylens.model.categories import (call_category, memory_helper, reduction_helper,
                                            type_size)
 from strategylens.model.items import Access, Call, Function, Launch, Loop, Pragma, VarDecl
-from strategylens.model.syntax import LOOP_KINDS, array_dims, declarator_name, walk
+from strategylens.model.syntax import LOOP_KINDS, array_dims, declarator_name, unparen, walk
 
 
 # a load or store helper's first template argument read as its width in bytes
@@ -382,23 +382,12 @@ class Collection:
             k for k, v in types.items() if v.endswith("*")}
         first = True
         for a in args.named_children:
-            inner = a
-            while inner.type == "parenthesized_expression" and inner.named_child_count == 1:
-                inner = inner.named_children[0]
-            idx = None
-            if inner.type == "binary_expression" and self.text_of(
-                    inner.child_by_field_name("operator")) == "+":
-                array, cast = self._access_base(inner.child_by_field_name("left"))
-                idx = inner.child_by_field_name("right")
-            elif inner.type == "pointer_expression" and inner.children[0].type == "&" and \
-                    inner.child_by_field_name("argument").type == "subscript_expression":
-                sub = inner.child_by_field_name("argument")
-                array, cast = self._access_base(sub.child_by_field_name("argument"))
-                ix = sub.child_by_field_name("indices") or sub.child_by_field_name("index")
-                idx = ix.named_children[-1] if ix is not None and \
-                    ix.type == "subscript_argument_list" and ix.named_child_count else ix
+            inner = unparen(a)
+            hit = self._element_address(inner)
+            if hit is not None:
+                array, cast, idx = hit
             elif inner.type == "identifier":
-                array, cast = self.text_of(inner), None
+                array, cast, idx = self.text_of(inner), None, None
             else:
                 continue
             if array not in pointers:
@@ -662,28 +651,31 @@ class Collection:
                 if ta is not None and ta.named_child_count:
                     cast = cast or self._pointee(ta.named_children[0])
                 node = a.named_children[0]
-            elif node.type == "pointer_expression" and node.children[0].type == "&":
-                sub = node.child_by_field_name("argument")
-                while sub is not None and sub.type == "parenthesized_expression" and \
-                        sub.named_child_count == 1:
-                    sub = sub.named_children[0]
-                if sub is None or sub.type != "subscript_expression":
-                    return None
-                ix = sub.child_by_field_name("indices") or sub.child_by_field_name("index")
-                kids = ix.named_children if ix is not None and \
-                    ix.type == "subscript_argument_list" else [ix]
-                array, _ = self._access_base(sub.child_by_field_name("argument"))
-                return (array, cast, kids[-1]) if array and kids and kids[-1] is not None \
-                    else None
-            elif node.type == "binary_expression" and self.text_of(
-                    node.child_by_field_name("operator")) == "+":
-                array, _ = self._access_base(node.child_by_field_name("left"))
-                return (array, cast, node.child_by_field_name("right")) if array else None
             else:
-                return None
+                hit = self._element_address(node)  # the cast that counts is the outer one
+                return (hit[0], cast, hit[2]) if hit is not None else None
             if node is None:
                 return None
         return None
+
+    def _element_address(self, node: Node) -> tuple[str, str | None, Node] | None:
+        """(array, the array expression's own cast, element index) of an element address,
+        ``p + i`` or ``&p[i]`` (``&(p[i])`` as a macro writes it); None for anything else."""
+        if node.type == "binary_expression" and self.text_of(
+                node.child_by_field_name("operator")) == "+":
+            array, cast = self._access_base(node.child_by_field_name("left"))
+            idx = node.child_by_field_name("right")
+        elif node.type == "pointer_expression" and node.children[0].type == "&":
+            sub = unparen(node.child_by_field_name("argument"))
+            if sub is None or sub.type != "subscript_expression":
+                return None
+            ix = sub.child_by_field_name("indices") or sub.child_by_field_name("index")
+            idx = ix.named_children[-1] if ix is not None and \
+                ix.type == "subscript_argument_list" and ix.named_child_count else ix
+            array, cast = self._access_base(sub.child_by_field_name("argument"))
+        else:
+            return None
+        return (array, cast, idx) if array and idx is not None else None
 
     def _pointee(self, td: Node | None) -> str | None:
         if td is None:
@@ -754,23 +746,18 @@ class Collection:
         arg = n.child_by_field_name("argument")
         if arg is None:
             return
-        inner = arg
-        while inner.type == "parenthesized_expression" and inner.named_child_count == 1:
-            inner = inner.named_children[0]
-        idx_node = None
-        if inner.type == "binary_expression" and self.text_of(
-                inner.child_by_field_name("operator")) == "+":
-            array, cast = self._access_base(inner.child_by_field_name("left"))
-            idx_node = inner.child_by_field_name("right")
+        inner = unparen(arg)
+        if inner.type == "binary_expression":
+            hit = self._element_address(inner)  # *(p + i)
         elif inner.type in ("identifier", "field_expression"):
-            array, cast = self.text_of(inner), None
-        elif inner.type in ("call_expression", "cast_expression") and \
-                self._address_of(inner) is not None:
-            array, cast, idx_node = self._address_of(inner)  # *reinterpret_cast<float4*>(&a[i])
+            hit = (self.text_of(inner), None, None)
+        elif inner.type in ("call_expression", "cast_expression"):
+            hit = self._address_of(inner)  # *reinterpret_cast<float4*>(&a[i])
         else:
+            hit = None
+        if hit is None or not hit[0]:
             return
-        if not array:
-            return
+        array, cast, idx_node = hit
         w, r = self._is_write(n)
         it = self.text_of(idx_node) if idx_node is not None else "0"
         self.accesses.append(Access(array, n, fn.name, self.line_of(n), it, w, "unknown",

@@ -75,6 +75,12 @@ class TypeTable:
         return self._global.get(name)
 
 
+# cooperative-groups calls that read the thread's position (tb.thread_index().x, g.thread_rank())
+# and the block's (tb.group_index().x)
+_THREAD_CALLS = ("thread_rank", "thread_index")
+_BLOCK_CALLS = ("group_index", "block_index")
+
+
 class DataFlow:
     """Spaces of accesses, definitions of locals, thread-index variables, and the small data-flow
     queries detectors share. The definition tables differ on purpose at their edges (which
@@ -205,7 +211,7 @@ class DataFlow:
                     return True
             elif x.type == "call_expression":
                 name = src[x.start_byte:x.end_byte].decode("utf8", "replace")
-                if "thread_rank" in name or "thread_index" in name:
+                if any(w in name for w in _THREAD_CALLS):
                     return True
         return False
 
@@ -236,10 +242,10 @@ class DataFlow:
                     if x.type == "identifier":
                         s.add(self.text_of(x))
                     elif x.type == "call_expression" and any(
-                            w in self.text_of(x) for w in ("thread_rank", "thread_index")):
+                            w in self.text_of(x) for w in _THREAD_CALLS):
                         s.add("threadIdx")
                     elif x.type == "call_expression" and any(
-                            w in self.text_of(x) for w in ("group_index", "block_index")):
+                            w in self.text_of(x) for w in _BLOCK_CALLS):
                         s.add("blockIdx")
                     stack.extend(x.named_children)
             ids[name] = s

@@ -11,7 +11,7 @@ from tree_sitter import Node
 
 from strategylens.model.items import Call, Function, Loop
 from strategylens.model.syntax import (LOOP_TYPES, ancestors, assignment_of, call_args, inside,
-                                       nodes_of, squash, subscript_index, walk)
+                                       nodes_of, squash, subscript_index, unparen, walk)
 
 _BARRIERS = ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
              "__syncwarp")
@@ -117,10 +117,7 @@ class KernelFacts:
             if asg is not None:
                 writes.append(n)
                 op = self.text_of(asg.child_by_field_name("operator"))
-                rhs = asg.child_by_field_name("right")
-                while rhs is not None and rhs.type == "parenthesized_expression" and \
-                        rhs.named_child_count == 1:
-                    rhs = rhs.named_children[0]
+                rhs = unparen(asg.child_by_field_name("right"))
                 copy = op == "=" and rhs is not None and rhs.type == "subscript_expression" \
                     and self.array_name(rhs) == name  # s[j][0] = s[j][n]: a halo image
                 if not copy and (op != "=" or any(self.array_name(s) == name

@@ -20,7 +20,10 @@ _GCC_RESTRICT = re.compile(rb"\b__restrict\b(?!__)")
 
 
 _RESTRICT_MACRO = re.compile(rb"\b[A-Z][A-Z0-9_]*_RESTRICT\b")
-_DIRECTIVE_BYTES = re.compile(rb"^[ \t]*#(?:\\\r?\n|[^\n])*", re.M)
+# a preprocessor directive with its backslash continuations
+_DIRECTIVE_PATTERN = r"^[ \t]*#(?:\\\r?\n|[^\n])*"
+_DIRECTIVE = re.compile(_DIRECTIVE_PATTERN, re.M)
+_DIRECTIVE_BYTES = re.compile(_DIRECTIVE_PATTERN.encode(), re.M)
 _BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
 
 
@@ -214,7 +217,6 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
     return "".join(pieces).encode("utf8"), used
 
 
-_DIRECTIVE = re.compile(r"^[ \t]*#(?:\\\r?\n|[^\n])*", re.M)
 _STRING_OR_COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//[^\n]*|/\*.*?\*/', re.S)
 
 

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from strategylens.model.categories import SCALAR_BYTES, THREAD_BUILTINS, VECTOR_BITS
 from strategylens.model.consts import BINOPS
 from strategylens.model.items import Access, Function, Macro
-from strategylens.model.syntax import declarator_name, strip, subscript_indices
+from strategylens.model.syntax import declarator_name, strip, subscript_indices, unparen
 
 UNKNOWN = None  # a threadIdx.x coefficient that is not linear
 
@@ -498,9 +498,7 @@ class Strides:
         stride = a.stride_tx if a.stride_tx is not None else a.stride_expr
         if isinstance(stride, str) and stride.isidentifier():
             defs = self._defs_for(a.node, stride, fn)
-            v = defs[0].child_by_field_name("value") if len(defs) == 1 else None
-            while v is not None and v.type == "parenthesized_expression":
-                v = v.named_children[0]
+            v = unparen(defs[0].child_by_field_name("value")) if len(defs) == 1 else None
             return v is not None and v.type == "binary_expression" and \
                 self.text_of(v.child_by_field_name("operator")) == "/" and \
                 v.child_by_field_name("right").type == "sizeof_expression" and \

@@ -127,6 +127,14 @@ def nodes_of(node: Node | None, *types: str) -> Iterator[Node]:
             yield n
 
 
+def unparen(node: Node | None) -> Node | None:
+    """The expression without surrounding parentheses (casts kept, unlike :func:`strip`)."""
+    while node is not None and node.type == "parenthesized_expression" and \
+            node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
 def strip(node: Node | None) -> Node | None:
     """The expression without surrounding parentheses and C-style or static casts."""
     while node is not None:
@@ -226,10 +234,7 @@ def assignment_of(node: Node) -> Node | None:
     while p is not None and p.type == "parenthesized_expression":
         p = p.parent
     if p is not None and p.type == "assignment_expression":
-        left = p.child_by_field_name("left")
-        while left is not None and left.type == "parenthesized_expression" and \
-                left.named_child_count == 1:
-            left = left.named_children[0]  # (FLOAT4(x)) = ...: a macro's parentheses
+        left = unparen(p.child_by_field_name("left"))  # (FLOAT4(x)) = ...: a macro's
         if left is not None and left.id == node.id:
             return p
     return None
