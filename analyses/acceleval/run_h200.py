@@ -155,7 +155,8 @@ def ref_trials(size: str) -> int:
 def references(pairs: list, jobs: int, deadline: float) -> dict:
     """Every input set's reference of each (task, size), in parallel, one pinned core a job;
     returns (task, size) -> seconds (the sum over its sets), or the error."""
-    for t in {t.id: t for t, _ in pairs}.values():
+    tasks = list({t.id: t for t, _ in pairs}.values())
+    for t in tasks:
         if not t.format.adapter:  # an AccelEval task's driver is built by run_reference
             build_reference(t)
     cores = Cores()
@@ -167,9 +168,6 @@ def references(pairs: list, jobs: int, deadline: float) -> dict:
         except TaskError as exc:
             log(f"reference {t.id}: {str(exc)[:200]}")
 
-    with ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(classify, [t for t in {t.id: t for t, _ in pairs}.values()
-                                 if t.format.adapter]))
     # the timed set 0 of the largest size first: it is the longest job
     work = sorted(((t, z, k) for t, z in pairs for k in range(n_sets(z))),
                   key=lambda w: (-SIZES.index(w[1]), w[2] != 0))
@@ -193,6 +191,7 @@ def references(pairs: list, jobs: int, deadline: float) -> dict:
         return t, z, time.monotonic() - t0, None
 
     with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(classify, [t for t in tasks if t.format.adapter]))
         for t, z, s, err in pool.map(one, enumerate(work)):
             cur = spent.setdefault((t.id, z), 0.0)
             spent[(t.id, z)] = err if err else (cur if isinstance(cur, str) else cur + s)
