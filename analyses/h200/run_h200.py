@@ -26,14 +26,15 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from strategylens.harness import RunConfig, benchmark, n_sets, solution_id  # noqa: E402
-from strategylens.harness.audit import FLAG_NAMES  # noqa: E402
+from strategylens.harness.audit import CHEATING_FLAGS  # noqa: E402
 from strategylens.store import read_results  # noqa: E402
 from strategylens.tasks import build_reference, list_tasks, load_task, run_reference  # noqa: E402
 from strategylens.tasks.refrun import Cores  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "harness_task" / "saxpy"
 CHEATS = ROOT / "tests" / "cheats"
-CHEAT_FLAGS = set(FLAG_NAMES)  # an honest solution raises none of them
+# an honest solution raises none of them (precision and nan-output are warnings, not loopholes)
+CHEAT_FLAGS = set(CHEATING_FLAGS)
 
 
 def expected_flags(path: Path) -> set[str]:
