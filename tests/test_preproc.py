@@ -218,3 +218,24 @@ def test_template_types_follow_the_instantiations():
     assert m.template_types(m.function_of("run"), "T") == {"float", "double"}
     assert m.template_types(m.function_of("lone"), "U") is None
     assert m.template_types(m.function_of("k"), "x") is None
+
+
+def test_framework_loop_macros_from_absent_headers(tmp_path):
+    body = ("__global__ void k(const float* in, float* out, int n) {\n"
+            "  CUDA_KERNEL_LOOP(i, n) { out[i] = 2.0f * in[i]; }\n}\n")
+    src = '#include "caffe/util/device_alternate.hpp"\n' + body
+    model = build_model(src.encode(), "k.cu", index=False)
+    (fn,) = model.gpu_functions()
+    loops = model.loops_in(fn)
+    assert [lp.var for lp in loops] == ["i"] and "gridDim" in (loops[0].step or "")
+    assert sorted(a.array for a in model.accesses_in(fn)) == ["in", "out"]
+    assert any("CUDA_KERNEL_LOOP" in n and "usual definitions" in n for n in model.notes)
+    # a header that can be found defines it otherwise, and that definition is the one read
+    (tmp_path / "loop.h").write_text("#define CUDA_KERNEL_LOOP(i, n) "
+                                     "for (int i = threadIdx.x; i < (n); i += blockDim.x)\n")
+    f = tmp_path / "k.cu"
+    f.write_text('#include "loop.h"\n' + body)
+    model = build_model(f.read_bytes(), str(f), index=False)
+    (loop,) = model.loops_in(model.gpu_functions()[0])
+    assert "gridDim" not in (loop.step or "") and "blockDim" in (loop.step or "")
+    assert not any("usual definitions" in n for n in model.notes)

@@ -25,13 +25,29 @@ class CoalescedAccess(Detector):
     def detect(self, model: ProgramModel) -> Iterator[Finding]:
         fns = {f.name: f for f in model.gpu_functions()}
         loops = {lp.node.id: lp for lp in model.loops}
+        by_fn: dict[str, list[Access]] = {}
+        for a in model.accesses_in():
+            if a.space == "global" and a.function in fns:
+                by_fn.setdefault(a.function, []).append(a)
+        # the file's accesses together, else any kernel of its own (a coalesced backward kernel
+        # beside forward kernels in which each thread walks its own small record)
+        found = self._judge(model, fns, loops, [a for v in by_fn.values() for a in v])
+        if found is None:
+            for accesses in by_fn.values():
+                found = self._judge(model, fns, loops, accesses, own=True)
+                if found is not None:
+                    break
+        if found is not None:
+            yield from found
+
+    def _judge(self, model, fns, loops, accesses, own: bool = False):
+        """The findings when the stride-1 accesses among ``accesses`` carry the traffic, else
+        None; ``own``: one kernel's accesses judged alone (a lower confidence)."""
         unit: list[Access] = []
         w_unit = w_strided = w_unknown = 0.0
         total = 0
         sources = set()
-        for a in model.accesses_in():
-            if a.space != "global" or a.function not in fns:
-                continue
+        for a in accesses:
             total += 1
             # loops with a small fixed trip count (unrolled lanes, stencil taps) do not make an
             # access dominant: only open or long loops weigh
@@ -64,12 +80,12 @@ class CoalescedAccess(Detector):
         # stride-1 accesses must not be outweighed by strided ones, and must be a fair part of
         # the traffic (a coalesced frontier read before data-dependent adjacency walks is not)
         if not unit or w_unit < w_strided or w_unit < 0.25 * (w_unit + w_strided + w_unknown):
-            return
+            return None
         share = round(len(unit) / total, 3)
         base = 0.85 if sources == {"libclang"} and model.index_status == "ok" else 0.6
-        conf = round(base * (0.6 + 0.4 * w_unit / (w_unit + w_strided)), 3)
-        for ln in sorted({a.line for a in unit}):
-            yield Finding(ln, ln, conf, share, "stride 1 in threadIdx.x")
+        conf = round(base * (0.6 + 0.4 * w_unit / (w_unit + w_strided)) * (0.8 if own else 1), 3)
+        return [Finding(ln, ln, conf, share, "stride 1 in threadIdx.x")
+                for ln in sorted({a.line for a in unit})]
 
     @staticmethod
     def _walk_stride(model, fn, a, loops):

@@ -151,8 +151,9 @@ class ThreadCoarsening(Detector):
                 continue
             inner = model.derived(fn, {loop.var},
                             [t for t in model.assignments(fn) if inside(t[2], loop.node)])
-            if any(inside(w.node, loop.node) and w.index_node is not None
-                   and model.identifiers(w.index_node) & inner for w in writes):
+            mine = [w for w in writes if inside(w.node, loop.node) and w.index_node is not None
+                    and model.identifiers(w.index_node) & inner]
+            if mine:
                 out.append((loop, trips))
         return out
 
@@ -162,11 +163,18 @@ class ThreadCoarsening(Detector):
         the start comes from the thread index without loads and the step is small."""
         out = []
         tiv = model.thread_index_vars(fn)
+        # names of the launch's extents (step = blockDim.x), not indices computed from them
+        launch_vars = {name for name, value, _ in model.assignments(fn)
+                       if re.search(r"\b(blockDim|gridDim)\b", t := model.text_of(value))
+                       and not re.search(r"\b(threadIdx|blockIdx)\b", t)}
         for loop in model.loops_in(fn):
             if loop.var is None or any(loop is f for f in fixed):
                 continue
             step = loop.step or ""
             if "gridDim" in step or "blockDim" in step or (loop.step_value or 0) > 8:
+                continue
+            # p += block_size after block_size = blockDim.x: a block-stride loop
+            if set(re.findall(r"[A-Za-z_]\w*", step)) & (launch_vars - {loop.var}):
                 continue
             init = loop.node.child_by_field_name("initializer")
             value = next((x.child_by_field_name("value") or x.child_by_field_name("right")

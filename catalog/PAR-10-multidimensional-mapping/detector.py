@@ -8,15 +8,21 @@ from __future__ import annotations
 import re
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import squash, walk
+from strategylens.model import cg_member, squash, walk
 
 
 def _yz_use(model, fn):
-    """The first ``threadIdx.y``/``blockIdx.z``-style node in ``fn``'s body, or None."""
+    """The first ``threadIdx.y``/``blockIdx.z``-style node in ``fn``'s body, cooperative groups'
+    ``block.thread_index().y`` and ``block.group_index().z`` included, or None."""
     for n in walk(fn.body):
-        if n.type == "field_expression":
-            arg = model.text_of(n.child_by_field_name("argument"))
-            if arg in ("threadIdx", "blockIdx") and model.text_of(n.child_by_field_name("field")) in ("y", "z"):
+        if n.type == "field_expression" and \
+                model.text_of(n.child_by_field_name("field")) in ("y", "z"):
+            arg = n.child_by_field_name("argument")
+            if model.text_of(arg) in ("threadIdx", "blockIdx"):
+                return n
+            if arg is not None and arg.type == "call_expression" and cg_member(
+                    model.text_of(arg.child_by_field_name("function"))) in (
+                    "thread_index", "group_index", "block_index"):
                 return n
     return None
 

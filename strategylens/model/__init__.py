@@ -99,7 +99,8 @@ from strategylens.model.items import (Access, Call, Function, Launch, Loop, Macr
 from strategylens.model.kernel import halving_or_doubling
 from strategylens.model.problem import product
 from strategylens.model.program import ProgramModel, build_model
-from strategylens.model.strides import UNKNOWN, clamp_like, combine, row_major, set_stride
+from strategylens.model.strides import (UNKNOWN, cg_member, clamp_like, combine, row_major,
+                                        set_stride)
 from strategylens.model.syntax import (COMPARISONS, LANGUAGE, LOOP_TYPES, ancestors, assignment_of,
                                        body_loops, call_args, compile_query, enclosing_ifs,
                                        enclosing_loops, in_condition_part, innermost_loop, inside,
@@ -121,5 +122,5 @@ __all__ = [
     "inside", "line", "nodes_of", "runs_every_iteration", "short_name", "squash", "strip",
     "subscript_index", "subscript_indices",
     # index algebra
-    "UNKNOWN", "clamp_like", "combine", "row_major", "set_stride",
+    "UNKNOWN", "cg_member", "clamp_like", "combine", "row_major", "set_stride",
 ]

@@ -10,7 +10,7 @@ from tree_sitter import Node, QueryCursor
 
 from strategylens.model.items import Function, Macro, Param, Pragma
 from strategylens.model.preproc import (compile_flags, define_lines, expand_statement_macros,
-                                        find_headers, normalise_spellings,
+                                        find_headers, library_defines, normalise_spellings,
                                         qualify_attribute_macros, unwrap_fragment_conditionals)
 from strategylens.model.syntax import (SKIP_TYPES, compile_query, declarator_name, parser, remember,
                                        walk)
@@ -136,7 +136,12 @@ class Parsing:
         lines = [f"#define {k} {v}" for k, v in defines.items()]
         lines += [define_lines(text) for _, text in headers]
         self.headers_read = [h for h, _ in headers]
-        self._outside_defines = "\n".join(x for x in lines if x)
+        outside = "\n".join(x for x in lines if x)
+        library = library_defines(self.text, outside)
+        if library:
+            self.note("framework macros read with their usual definitions: " + ", ".join(
+                ln.split()[1].split("(")[0] for ln in library.splitlines()))
+        self._outside_defines = "\n".join(x for x in (outside, library) if x)
         return self._outside_defines
 
     def _add_outside_macros(self) -> None:

@@ -5,6 +5,7 @@ launch), and attribute macros that stand for CUDA qualifiers (``CUTLASS_DEVICE``
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -390,6 +391,34 @@ def find_headers(text: str, folder: str | None, include_dirs: list[str],
 def define_lines(text: str) -> str:
     """The ``#define`` directives of a header, continuations kept, one per line."""
     return "\n".join(m.group(0) for m in _DEFINE_LINE.finditer(text))
+
+
+_LIBRARY_MACROS = os.path.join(os.path.dirname(__file__), "library_macros.h")
+_DEFINED_NAME = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+
+
+@functools.cache
+def _library_lines() -> tuple[str, ...]:
+    with open(_LIBRARY_MACROS, encoding="utf8") as f:
+        return tuple(ln for ln in f.read().splitlines() if ln.startswith("#define"))
+
+
+def library_defines(text: str, outside: str) -> str:
+    r"""The ``#define`` lines of ``library_macros.h`` (framework loop macros such as Caffe's and
+    PyTorch's ``CUDA_KERNEL_LOOP``) that ``text`` uses and neither it nor ``outside`` (headers
+    found, ``-D``) defines.
+
+    >>> library_defines("CUDA_KERNEL_LOOP(i, n) { y[i] = 0; }", "")[:34]
+    '#define CUDA_KERNEL_LOOP(i, n) for'
+    >>> library_defines("#define CUDA_KERNEL_LOOP(i, n) for (;;)\nCUDA_KERNEL_LOOP(i, n) {}", "")
+    ''
+    """
+    if "LOOP" not in text:  # every macro the file holds is a loop
+        return ""
+    defined = set(_DEFINED_NAME.findall(text)) | set(_DEFINED_NAME.findall(outside))
+    return "\n".join(ln for ln in _library_lines()
+                     if (name := _DEFINED_NAME.match(ln).group(1)) not in defined
+                     and re.search(rf"\b{name}\s*\(", text))
 
 
 def compile_flags(path: str) -> tuple[list[str], dict[str, str]] | None:

@@ -512,6 +512,17 @@ class Strides:
         sizes = {SCALAR_BYTES.get(x) for x in names}
         return len(sizes) == 1 and None not in sizes and stride * sizes.pop() * 8 == bits
 
+    def _digit_of(self, fn: Function, node, name: str) -> bool:
+        """``name % m`` with ``m`` free of thread indices: the value keeps ``name``'s coefficient
+        within a warp (the taxonomy's reading of ``idx % w``, as in :meth:`warp_stride`)."""
+        node = strip(node)
+        if node is None or node.type != "binary_expression" or \
+                self.text_of(node.child_by_field_name("operator")) != "%":
+            return False
+        left = strip(node.child_by_field_name("left"))
+        return left is not None and self.text_of(left) == name and \
+            not self.uses_thread_index(node.child_by_field_name("right"))
+
     def warp_stride(self, fn: Function, node, depth: int = 0):
         """Coefficient of threadIdx.x in an index where the model's linear reading gives up:
         ``idx % w`` keeps the coefficient of ``idx``, ``idx / w`` (w not a small literal) is uniform
@@ -535,12 +546,15 @@ class Strides:
             name = self.text_of(node)
             if name not in self.thread_index_vars(fn):
                 return 0
-            defs = [r for op, r in self.local_defs_op(fn, name) if op == "="]
-            coefs = {str(self.warp_stride(fn, d, depth + 1)) for d in defs[:8]}
+            defs = [r for op, r in self.local_defs_op(fn, name) if op == "="][:8]
+            # rem = rem % (K * D) after rem = i % (P * K * D): a mixed-radix digit taken in place
+            own = [d for d in defs if name in self.identifiers(d)]
+            coefs = {str(self.warp_stride(fn, d, depth + 1)) for d in defs if d not in own}
             if len(coefs) != 1 or coefs == {"None"}:
                 return None  # redefined differently (or not at all): unknown
             c = coefs.pop()
-            return "sym" if c == "sym" else int(c)
+            c = "sym" if c == "sym" else int(c)
+            return c if all(self._digit_of(fn, d, name) for d in own) else None
         if t == "binary_expression":
             op = self.text_of(node.child_by_field_name("operator"))
             ln, rn = node.child_by_field_name("left"), node.child_by_field_name("right")

@@ -1,0 +1,11 @@
+// Statement macros that frameworks define in headers a file rarely brings along, with the
+// definitions those headers give them. The model reads one only where the file uses it and
+// neither the file, nor a header found, nor -D defines it (preproc.library_defines).
+// Caffe (caffe/util/device_alternate.hpp), PyTorch (ATen/cuda/detail/KernelUtils.h), MXNet,
+// PaddlePaddle: a grid-stride loop over n elements.
+#define CUDA_KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+#define CUDA_KERNEL_LOOP_TYPE(i, n, index_type) for (index_type i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+// detectron2, mmcv, torchvision, maskrcnn-benchmark
+#define CUDA_1D_KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+// TensorFlow (gpu_kernel_helper.h) spells it as a range over GpuGridRangeX
+#define GPU_1D_KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
