@@ -46,6 +46,29 @@ def test_prepare_table_splits_rows_and_names_the_file():
                              "each is used"]
 
 
+def test_host_compute_below_a_device_size_is_a_size_dispatch():
+    # "hyb" answers small inputs on the host and runs kernels from medium on; "host" computes on
+    # the host at every size (a cheat); "mix" is flagged at small with another cheating flag
+    raw = pd.DataFrame({
+        "task": ["t"] * 7,
+        "solution": ["hyb", "hyb", "hyb", "host", "host", "mix", "mix"],
+        "size": ["small", "medium", "large", "small", "large", "small", "large"],
+        "cpu_ms": [1.0, 10.0, 100.0, 1.0, 100.0, 1.0, 100.0],
+        "speedup": [0.9, 20.0, 40.0, 1.1, 1.0, 0.8, 30.0],
+        "kernel_launches": [0, 3, 3, 0, 0, 0, 2],
+        "audit_flags": ["host-compute", "", "", "host-compute", "host-compute",
+                        "host-compute;stale-output", ""],
+    })
+    data = stats.prepare_table(raw, "runs.csv")
+    kept = data.table[["solution", "size"]].values.tolist()
+    assert ["hyb", "small"] in kept and ["mix", "large"] in kept
+    assert data.excluded[["solution", "size", "cheating_flags"]].values.tolist() == [
+        ["host", "small", "host-compute"], ["host", "large", "host-compute"],
+        ["mix", "small", "host-compute;stale-output"]]
+    assert any("1 row(s) flagged host-compute" in p and "size dispatch" in p
+               for p in data.problems)
+
+
 def test_missing_column_error_names_file(tmp_path):
     f = tmp_path / "bad.csv"
     f.write_text("task,solution\na,b\n")

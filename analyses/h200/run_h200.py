@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from strategylens.harness import RunConfig, benchmark, n_sets, solution_id  # noqa: E402
 from strategylens.harness.audit import CHEATING_FLAGS  # noqa: E402
+from strategylens.stats.data import size_dispatch  # noqa: E402
 from strategylens.store import read_results  # noqa: E402
 from strategylens.tasks import build_reference, list_tasks, load_task, run_reference  # noqa: E402
 from strategylens.tasks.refrun import Cores  # noqa: E402
@@ -144,8 +145,10 @@ def main() -> int:
     df = read_results(args.store)
     problems = []
     dishonest = declared_dishonest()
-    for _, r in df.iterrows():
-        flags = set(r["audit_flags"])
+    # host-compute below a size the same solution runs on the device: a size dispatch (LBL-06)
+    dispatch = size_dispatch(df, df["audit_flags"].map(list))
+    for i, r in df.iterrows():
+        flags = set(r["audit_flags"]) - ({"host-compute"} if dispatch[i] else set())
         sol = ROOT / r["solution"]
         if r["solution"] in dishonest:
             if not flags & CHEAT_FLAGS:

@@ -12,6 +12,9 @@ from strategylens.model import (Node, ProgramModel, enclosing_loops, line, nodes
                                 subscript_indices)
 
 
+_VOTES = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__all_sync",
+          "__any_sync", "__ballot_sync", "__all", "__any"}
+
 INTEGRAL = {"int", "unsigned", "unsigned int", "bool", "char", "unsigned char", "signed char",
             "short", "unsigned short", "uint8_t", "int8_t", "uint32_t", "int32_t", "uint16_t",
             "int16_t"}
@@ -47,6 +50,8 @@ class WorkPruning(Detector):
                 elif jump.type in ("break_statement", "continue_statement") and \
                         self._bound_guard(model, fn, n, cond):
                     yield Finding(line(n), line(n), 0.55, None, "bounded search")
+                elif jump.type == "break_statement" and self._vote_guard(model, fn, n, cond):
+                    yield Finding(line(n), line(n), 0.55, None, "the group votes its work done")
 
     def _flag_guard(self, model, fn, cond, inputs) -> bool:
         node = strip(cond)
@@ -91,6 +96,29 @@ class WorkPruning(Detector):
             if src in params:
                 out.setdefault(fn.name, set()).add(c.args[0].split("+")[0].strip("&*() "))
         return out
+
+    @staticmethod
+    def _vote_guard(model, fn, if_node, cond) -> bool:
+        """``if (__syncthreads_count(done) == BLOCK) break;`` (or a warp vote, directly or
+        through a local assigned from it in the loop) where ``done`` is set inside the loop:
+        the block or warp stops once every thread's remaining work cannot matter."""
+        loops = enclosing_loops(if_node, fn)
+        if not loops:
+            return False
+        loop = loops[0]
+        in_loop = [(name, value) for name, value, node in model.assignments(fn)
+                   if loop.start_byte <= node.start_byte < loop.end_byte]
+        votes = [strip(cond)] + [value for name, value in in_loop
+                                 if name in model.identifiers(cond)]
+        set_in_loop = {name for name, _ in in_loop}
+        for v in votes:
+            for call in nodes_of(v, "call_expression"):
+                if model.text_of(call.child_by_field_name("function")) not in _VOTES:
+                    continue
+                args = call.child_by_field_name("arguments")
+                if args is not None and model.identifiers(args) & set_in_loop:
+                    return True
+        return False
 
     def _bound_guard(self, model, fn, if_node, cond) -> bool:
         loops = enclosing_loops(if_node, fn)

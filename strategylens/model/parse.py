@@ -475,10 +475,12 @@ class Parsing:
                     if dv is not None:
                         tdefaults[pname] = self.text_of(dv)
         params = self._params(fd.child_by_field_name("parameters"))
+        body = n.child_by_field_name("body")
+        if tparams and body is not None and quals & {"__global__", "__device__"}:
+            params = self._iterator_params(params, tparams, body)
         is_kernel = "__global__" in quals
         is_device = "__device__" in quals
         is_host = (not is_kernel and not is_device) or "__host__" in quals
-        body = n.child_by_field_name("body")
         f = Function(name, n, body, self.line_of(n), n.end_point[0] + 1, quals, is_kernel,
                      is_device, is_host, params, tparams, launch_bounds, tdefaults)
         self.functions.setdefault(name, []).append(f)
@@ -501,6 +503,20 @@ class Parsing:
                 return None
             p = p.parent
         return None
+
+    def _iterator_params(self, params: list[Param], tparams: list[str], body: Node) -> list[Param]:
+        """Parameters typed by a template type parameter that the body subscripts
+        (``template <class Iterator> __global__ void k(const Iterator pos) { pos[i] }``): a
+        pointer or an iterator over device memory, read as a pointer."""
+        subscripted = {self.text_of(x.child_by_field_name("argument")) for x in walk(body)
+                       if x.type == "subscript_expression"}
+        out = []
+        for p in params:
+            base = p.type_text.replace("const ", "").strip()
+            if not p.is_pointer and base in tparams and p.name in subscripted:
+                p = Param(p.name, p.type_text + " *", True, p.is_const, p.is_restrict)
+            out.append(p)
+        return out
 
     def _params(self, plist: Node | None) -> list[Param]:
         out: list[Param] = []

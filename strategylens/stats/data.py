@@ -136,6 +136,37 @@ def parse_flags(value) -> list[str]:
     return [p.strip() for p in re.split(r"[;,|]", text) if p.strip()]
 
 
+def size_dispatch(df: pd.DataFrame, flags: pd.Series,
+                  cheating: Iterable[str] = CHEATING_FLAGS) -> pd.Series:
+    """Rows whose only excluding flag is ``host-compute``, at a size below one at which the same
+    solution of the same task ran correct, on the device (kernel launches, where recorded) and
+    without that flag: a solution that answers small inputs on the host on purpose (LBL-06, a
+    hybrid split). The flag says what happened; the time is the solution's own, so such rows stay
+    in the analysis. Sizes compare by the reference's ``cpu_ms``, else by name.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"task": ["t"] * 3, "solution": ["a"] * 3, "correct": [True] * 3,
+    ...                      "size": ["small", "medium", "large"], "cpu_ms": [1.0, 10.0, 100.0]})
+    >>> size_dispatch(rows, pd.Series([["host-compute"], [], []])).tolist()
+    [True, False, False]
+    >>> size_dispatch(rows, pd.Series([["host-compute"]] * 3)).tolist()  # the host at every size
+    [False, False, False]
+    """
+    cheating = set(cheating)
+    order = {s: i for i, s in enumerate(_SIZE_ORDER)}
+    scale = df["size"].astype(str).map(order).astype(float)
+    if "cpu_ms" in df.columns:
+        scale = pd.to_numeric(df["cpu_ms"], errors="coerce").fillna(scale)
+    host = flags.map(lambda fl: "host-compute" in fl)
+    only_host = flags.map(lambda fl: {f for f in fl if f in cheating} == {"host-compute"})
+    device = ~host & df["correct"].fillna(False).astype(bool)
+    if "kernel_launches" in df.columns:
+        device &= pd.to_numeric(df["kernel_launches"], errors="coerce").fillna(1) > 0
+    top = scale.where(device).groupby([df["task"], df["solution"]]).transform("max")
+    return (only_host & (scale < top)).fillna(False).astype(bool)
+
+
 def prepare_table(df: pd.DataFrame, source: str = "<data>",
                   cheating_flags: Iterable[str] = CHEATING_FLAGS) -> AnalysisData:
     """Validate and split a raw table into the analysis table, failures and excluded rows.
@@ -207,8 +238,17 @@ def prepare_table(df: pd.DataFrame, source: str = "<data>",
         df[col] = pd.to_numeric(df[col], errors="coerce")
     flags = df["audit_flags"].map(parse_flags) if "audit_flags" in df.columns else None
     cheating = set(cheating_flags)
-    df["cheating_flags"] = (flags.map(lambda fl: ";".join(f for f in fl if f in cheating))
-                            if flags is not None else "")
+    if flags is not None:
+        dispatch = size_dispatch(df, flags, cheating)
+        if dispatch.any():
+            problems.append(f"{source}: {int(dispatch.sum())} row(s) flagged host-compute at a "
+                            "size below one at which the same solution runs on the device "
+                            "unflagged, read as a size dispatch (LBL-06) and kept: rows "
+                            f"{_rows(dispatch)}")
+        df["cheating_flags"] = [";".join(f for f in fl if f in cheating and not (
+            d and f == "host-compute")) for fl, d in zip(flags, dispatch, strict=True)]
+    else:
+        df["cheating_flags"] = ""
     is_cheat = df["cheating_flags"] != ""
     usable = (df["speedup"] > 0) & np.isfinite(df["speedup"])
     bad_speed = df["correct"] & ~is_cheat & ~usable
