@@ -476,8 +476,8 @@ class Parsing:
                         tdefaults[pname] = self.text_of(dv)
         params = self._params(fd.child_by_field_name("parameters"))
         body = n.child_by_field_name("body")
-        if tparams and body is not None and quals & {"__global__", "__device__"}:
-            params = self._iterator_params(params, tparams, body)
+        if body is not None and (tparams and quals & {"__device__"} or "__global__" in quals):
+            params = self._iterator_params(params, tparams, body, "__global__" in quals)
         is_kernel = "__global__" in quals
         is_device = "__device__" in quals
         is_host = (not is_kernel and not is_device) or "__host__" in quals
@@ -504,16 +504,19 @@ class Parsing:
             p = p.parent
         return None
 
-    def _iterator_params(self, params: list[Param], tparams: list[str], body: Node) -> list[Param]:
-        """Parameters typed by a template type parameter that the body subscripts
-        (``template <class Iterator> __global__ void k(const Iterator pos) { pos[i] }``): a
-        pointer or an iterator over device memory, read as a pointer."""
+    def _iterator_params(self, params: list[Param], tparams: list[str], body: Node,
+                         kernel: bool) -> list[Param]:
+        """Parameters that the body subscripts although they are not pointers: typed by a
+        template type parameter (``template <class Iterator> ... const Iterator pos``), or, in a
+        kernel, passed by value with any class type (a tensor view or accessor such as
+        ``Tensor<float, 2> in`` read as ``in[row][col]``): pointers or iterators over device
+        memory, read as pointers."""
         subscripted = {self.text_of(x.child_by_field_name("argument")) for x in walk(body)
                        if x.type == "subscript_expression"}
         out = []
         for p in params:
             base = p.type_text.replace("const ", "").strip()
-            if not p.is_pointer and base in tparams and p.name in subscripted:
+            if not p.is_pointer and (base in tparams or kernel) and p.name in subscripted:
                 p = Param(p.name, p.type_text + " *", True, p.is_const, p.is_restrict)
             out.append(p)
         return out
