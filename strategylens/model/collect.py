@@ -3,6 +3,8 @@ accesses."""
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from strategylens.model.categories import (call_category, memory_helper, reduction_helper,
@@ -11,6 +13,7 @@ from strategylens.model.items import Access, Call, Function, Launch, Loop, Pragm
 from strategylens.model.syntax import LOOP_KINDS, array_dims, declarator_name, unparen, walk
 
 
+_STRIPED = re.compile(r"(Load|Store)Direct(Warp)?Striped$")
 # a load or store helper's first template argument read as its width in bytes
 HELPER_VECTOR = {8: "int2", 16: "int4"}
 
@@ -324,9 +327,10 @@ class Collection:
         if outside:
             cat = {"warp": "shuffle", "block": "block_reduce"}.get(reduction_helper(name))
         self.calls.append(Call(name, n, fn.name, line, args, cat, receiver))
-        write = memory_helper(name) if args_n is not None and cat is None and \
+        striped = _STRIPED.match(name.rsplit("::", 1)[-1]) is not None  # a CUB block move
+        write = memory_helper(name) if args_n is not None and (cat is None or striped) and \
             (fn.is_device or fn.is_kernel) else None
-        if write is not None and outside:
+        if write is not None and (outside or striped):
             width = self.eval_int(targs[0], fn) if targs else None
             self._add_helper_accesses(n, args_n, fn, write, HELPER_VECTOR.get(width))
         elif write is not None and name in self.functions:
@@ -380,6 +384,10 @@ class Collection:
         types = self._local_types.get(fn.name, {})
         pointers = {p.name for p in fn.params if p.is_pointer} | {
             k for k, v in types.items() if v.endswith("*")}
+        # CUB's LoadDirectStriped<T>(linear_tid, ptr, items): thread t moves ptr[t + i * T], so
+        # the access is at the thread's rank (the first argument)
+        striped = _STRIPED.match(self._callee_name(call)[0].rsplit("::", 1)[-1]) is not None
+        rank = args.named_children[0] if striped and args.named_child_count >= 3 else None
         first = True
         for a in args.named_children:
             inner = unparen(a)
@@ -392,6 +400,9 @@ class Collection:
                 continue
             if array not in pointers:
                 continue
+            if rank is not None and a is not rank and (idx is None or "threadIdx" not in
+                                                        self.text_of(idx)):
+                idx = rank  # p + block_offset: the offset moves no lane, the rank does
             it = self.text_of(idx) if idx is not None else "0"
             w = write and first
             first = False
