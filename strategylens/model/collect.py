@@ -14,6 +14,18 @@ from strategylens.model.syntax import LOOP_KINDS, array_dims, declarator_name, u
 
 
 _STRIPED = re.compile(r"(Load|Store)Direct(Warp)?Striped$")
+_BITS_IN_NAME = re.compile(r"(?:load|store|ld|st)_?(64|128)(?!\d)", re.IGNORECASE)
+
+
+def _name_width(name: str) -> int | None:
+    """Bytes a load or store helper moves when its name gives the bits (llm.c's ``load128cs``,
+    ``store128``, ``ld64``), else None.
+
+    >>> _name_width("load128cs"), _name_width("st_64"), _name_width("load_global")
+    (16, 8, None)
+    """
+    m = _BITS_IN_NAME.search(name.rsplit("::", 1)[-1])
+    return int(m.group(1)) // 8 if m else None
 # a load or store helper's first template argument read as its width in bytes
 HELPER_VECTOR = {8: "int2", 16: "int4"}
 
@@ -331,7 +343,7 @@ class Collection:
         write = memory_helper(name) if args_n is not None and (cat is None or striped) and \
             (fn.is_device or fn.is_kernel) else None
         if write is not None and (outside or striped):
-            width = self.eval_int(targs[0], fn) if targs else None
+            width = self.eval_int(targs[0], fn) if targs else _name_width(name)
             self._add_helper_accesses(n, args_n, fn, write, HELPER_VECTOR.get(width))
         elif write is not None and name in self.functions:
             self._wrapper_calls.append((n, args_n, fn, write, name))
