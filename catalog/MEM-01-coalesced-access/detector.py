@@ -60,6 +60,8 @@ class CoalescedAccess(Detector):
             stride = a.stride_tx
             if stride is None and a.stride_expr is None:
                 stride = self._walk_stride(model, fns[a.function], a, loops)
+            elif stride is None and model.vector_lanes(fns[a.function], a):
+                stride = 1  # copy_vector<T, VEC>(dst, src + off) with lanes VEC elements apart
             elif stride is None:
                 # symbolic strides from exact division (row = tid / 32 -> cols/32) are uniform
                 # within a warp; take the warp-level reading when it gives a number

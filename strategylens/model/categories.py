@@ -93,14 +93,15 @@ _PREFIX_CATEGORY = [("cublas", "cublas"), ("cusparse", "cusparse"), ("cusolver",
 THREAD_BUILTINS = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 
 
-_MEMORY_HELPER = re.compile(r"(?:^|_)(load|store|ld|st)(?:_|\d|$)|^(load|store)(?=[A-Z0-9]|$)",
-                            re.IGNORECASE)
+_MEMORY_HELPER = re.compile(r"(?:^|_)(load|store|ld|st|copy)(?:_|\d|$)|"
+                            r"^(load|store|copy)(?=[A-Z0-9]|$)", re.IGNORECASE)
 
 
 def memory_helper(name: str) -> bool | None:
     """Whether a callee's name says it loads (False) or stores (True) memory through a
-    pointer argument: ``load_global``, ``mem_access::store_global``, ``ld_vec``, ``storeTile``;
-    None for any other name.
+    pointer argument: ``load_global``, ``mem_access::store_global``, ``ld_vec``, ``storeTile``,
+    ``copy_vector`` (a copy stores to its first address and loads the others); None for any
+    other name.
 
     >>> memory_helper("mem_access::load_global"), memory_helper("storeTile"), memory_helper("last")
     (False, True, None)
@@ -110,7 +111,7 @@ def memory_helper(name: str) -> bool | None:
     if m is None or base.startswith("__"):
         return None
     word = (m.group(1) or m.group(2)).lower()
-    return word in ("store", "st")
+    return word in ("store", "st", "copy")  # a copy writes its first address, reads the rest
 
 
 def reduction_helper(name: str) -> str | None:

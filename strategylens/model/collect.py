@@ -368,13 +368,15 @@ class Collection:
         of its own, so each call is also an access at its address argument, moving the type the
         wrapper casts to."""
         for call, args, fn, write, name in self._wrapper_calls:
-            helper = self.functions.get(name)
-            helper = helper[0] if isinstance(helper, list) else helper
-            if helper is None or not (helper.is_device or helper.is_kernel):
+            found = self.functions.get(name)
+            helpers = [h for h in (found if isinstance(found, list) else [found])
+                       if h is not None and (h.is_device or h.is_kernel)]
+            if not helpers:
                 continue
-            params = {p.name for p in helper.params if p.is_pointer}
             casts = []  # *p or *reinterpret_cast<const float4*>(p) on a pointer parameter
-            stack = [helper.body] if helper.body is not None else []
+            # every specialisation (copy_vector<T, 1> and copy_vector<T, 4>)
+            params = {p.name for h in helpers for p in h.params if p.is_pointer}
+            stack = [h.body for h in helpers if h.body is not None]
             while stack:
                 x = stack.pop()
                 if x.type == "pointer_expression" and x.children[0].type == "*":
@@ -398,6 +400,7 @@ class Collection:
             k for k, v in types.items() if v.endswith("*")}
         # CUB's LoadDirectStriped<T>(linear_tid, ptr, items): thread t moves ptr[t + i * T], so
         # the access is at the thread's rank (the first argument)
+        local_arrays = {v.name for v in self.vars if v.function == fn.name and v.dims}
         striped = _STRIPED.match(self._callee_name(call)[0].rsplit("::", 1)[-1]) is not None
         rank = args.named_children[0] if striped and args.named_child_count >= 3 else None
         first = True
@@ -411,6 +414,9 @@ class Collection:
             else:
                 continue
             if array not in pointers:
+                # a local array (copy_vector(temp, src + off)) still takes the store's place
+                if first and (hit is not None or array in local_arrays):
+                    first = False
                 continue
             if rank is not None and a is not rank and (idx is None or "threadIdx" not in
                                                         self.text_of(idx)):

@@ -178,6 +178,8 @@ class Strides:
         if depth > 6 or not name.isidentifier():
             return Fraction(0)
         ty = self._local_types.get(fn.name, {}).get(name)
+        if ty is None and any(p.name == name and p.is_pointer for p in fn.params):
+            return self._parameter_bump(name, use, fn)
         if ty is None or not (ty.endswith("*") or "auto" in ty):
             return Fraction(0)
         coefs = []
@@ -199,6 +201,24 @@ class Strides:
         if any(c is UNKNOWN for c in coefs) or len({str(c) for c in coefs}) != 1:
             return UNKNOWN
         return coefs[0]
+
+    def _parameter_bump(self, name: str, use: Node, fn: Function):
+        """threadIdx.x coefficient by which a pointer parameter was moved before ``use``
+        (``src += row * n + 4 * threadIdx.x`` gives 4): one bump before the use counts; none
+        is 0, several thread-dependent ones or a reassignment are unknown."""
+        bumps = [d for d in self._defs_for(use, name, fn)
+                 if d.type == "assignment_expression" and d.end_byte <= use.start_byte]
+        coefs = []
+        for d in bumps:
+            op = self.text_of(d.child_by_field_name("operator"))
+            if op not in ("+=", "-="):
+                return UNKNOWN
+            c = self.linear_tx(d.child_by_field_name("right"), fn)[0]
+            coefs.append(c if op == "+=" or not isinstance(c, Fraction) else -c)
+        moving = [c for c in coefs if c != 0]
+        if not moving:
+            return Fraction(0)
+        return moving[0] if len(moving) == 1 else UNKNOWN
 
     def _pointer_offset(self, v: Node, fn: Function, depth: int):
         while v is not None:
@@ -492,10 +512,13 @@ class Strides:
         width) through an index in scalar elements has its lanes one vector apart, so that a
         warp's vectors are contiguous: ``load_global<16>(buf, in + 4 * tid)`` on floats, or a
         stride ``VEC`` with ``constexpr int VEC = 16 / sizeof(T)``."""
+        stride = a.stride_tx if a.stride_tx is not None else a.stride_expr
+        if a.cast_type and a.cast_type[-1] in "248" and isinstance(stride, str) and \
+                stride.isidentifier() and stride in self._helper_targs(a):
+            return True  # copy_vector<T, N>(dst, src + off), lanes N elements apart
         bits = VECTOR_BITS.get(a.cast_type or "")
         if not bits or a.index_node is None:
             return False
-        stride = a.stride_tx if a.stride_tx is not None else a.stride_expr
         if isinstance(stride, str) and stride.isidentifier():
             defs = self._defs_for(a.node, stride, fn)
             v = unparen(defs[0].child_by_field_name("value")) if len(defs) == 1 else None
@@ -511,6 +534,18 @@ class Strides:
             names = set(self.template_types(fn, t[0]) or ())
         sizes = {SCALAR_BYTES.get(x) for x in names}
         return len(sizes) == 1 and None not in sizes and stride * sizes.pop() * 8 == bits
+
+    def _helper_targs(self, a: Access) -> set[str]:
+        """Template argument texts of the helper call whose argument ``a`` is
+        (``copy_vector<T, VEC>(dst, src + off)`` gives ``{'T', 'VEC'}``)."""
+        p = a.node.parent
+        if p is None or p.type != "argument_list" or p.parent is None or \
+                p.parent.type != "call_expression":
+            return set()
+        f = p.parent.child_by_field_name("function")
+        targs = f.child_by_field_name("arguments") if f is not None and \
+            f.type == "template_function" else None
+        return {self.text_of(x).strip() for x in targs.named_children} if targs else set()
 
     def _digit_of(self, fn: Function, node, name: str) -> bool:
         """``name % m`` with ``m`` free of thread indices: the value keeps ``name``'s coefficient
