@@ -44,6 +44,7 @@ class CooperativeItemMapping(Detector):
                     if scaled is not None:
                         step = scaled
                         step_value = model.eval_int(scaled, fn)
+                step = self._named(model, fn, step)
                 if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
                     yield Finding.at(loop.node, 0.9 if irregular else 0.6, 32.0)
                 elif "blockDim" in step and irregular:
@@ -52,6 +53,16 @@ class CooperativeItemMapping(Detector):
                         yield Finding.at(loop.node, 0.85, self._block_size(model, fn))
                 elif "blockDim" in step and self._block_row(model, fn, loop, block_items):
                     yield Finding.at(loop.node, 0.6, self._block_size(model, fn))
+
+    @staticmethod
+    def _named(model, fn, step: str) -> str:
+        """A step written through locals defined once (``stride = blockDim.x * VEC``;
+        ``i += stride``) with those locals' definitions put in."""
+        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", step)):
+            defs = [v for n, v, _ in model.assignments(fn) if n == name]
+            if len(defs) == 1:
+                step = re.sub(rf"\b{name}\b", f"({model.text_of(defs[0])})", step)
+        return step
 
     @staticmethod
     def _block_row(model, fn, loop, block_items: set[str]) -> bool:
