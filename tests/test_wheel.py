@@ -120,6 +120,20 @@ def test_tag_gives_what_the_checkout_gives(venv, elsewhere):
     assert got == here
 
 
+def test_installed_tagger_reads_framework_loop_macros(venv, elsewhere):
+    # the definitions ship as package data (model/library_macros.h), not from the checkout
+    (elsewhere / "relu.cu").write_text(
+        '#include "caffe/util/device_alternate.hpp"\n'
+        "__global__ void relu(const int n, const float* in, float* out) {\n"
+        "  CUDA_KERNEL_LOOP(i, n) { out[i] = in[i] > 0 ? in[i] : 0; }\n}\n"
+        'extern "C" void solution_compute(const float* in, float* out, int n) {\n'
+        "  relu<<<(n + 255) / 256, 256>>>(n, in, out);\n}\n")
+    got = json.loads(run_cli(venv, elsewhere, "tag", "relu.cu", "--no-cache", "--format",
+                             "json").stdout)
+    ids = [lb["id"] for lb in got[0]["labels"]]
+    assert got[0]["ok"] and "PAR-01" in ids and "MEM-01" in ids
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").exists(),
                     reason="nvcc not installed")
 def test_run_build_only_reports_kernels(venv, elsewhere):
