@@ -72,6 +72,26 @@ def test_append_resume_and_read(tmp_path):
     assert not list(tmp_path.rglob(".*.tmp"))
 
 
+def test_row_files_are_lean_and_read_back_the_same(tmp_path):
+    import pyarrow.parquet as pq
+
+    row, trace = _row(tmp_path)
+    trials = [dict(t, index=i, profile=json.dumps(t.get("profile")))
+              for i, t in enumerate(trace["trials"])]
+    store.append(tmp_path, row, trials, trace)
+    (f,) = (tmp_path / "results").glob("*.parquet")
+    meta = pq.read_metadata(f)
+    assert meta.metadata is None  # no pandas or Arrow schema copy in the footer
+    assert not any(meta.row_group(0).column(i).is_stats_set for i in range(meta.num_columns))
+    got = store.read_results(tmp_path).iloc[0]
+    want = pd.DataFrame([row]).iloc[0]
+    for col in want.index:
+        a, b = got[col], want[col]
+        assert (list(a) == list(b)) if isinstance(b, list) else (a == b or (pd.isna(a) and pd.isna(b))), col
+    back = store.read_trials(tmp_path)
+    assert len(back) == len(trials) and list(back["index"]) == list(range(len(trials)))
+
+
 def test_damaged_file_is_skipped_with_a_warning(tmp_path, capsys):
     row, _ = _row(tmp_path)
     store.append(tmp_path, row)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The device copies the working tree (tracked files) plus what `carry` names, 64 MiB in all.
-# The tracked tree is about 51 MiB, most of it committed results the device does not read, so
-# before a call move those aside, and put them back before any commit:
+# The tracked tree is about 34 MiB (2026-12-03), much of it committed results the device does
+# not read; with the wheels (6 MiB) and builds (4 MiB) that fits. When the stores grow past it,
+# move those results aside before a call, and put them back before any commit:
 #   bash analyses/h200/carry.sh aside     # then the `run` call, carrying .whl and .cache/*.tgz
 #   bash analyses/h200/carry.sh restore
 #   bash analyses/h200/carry.sh pack      # .cache/sl.tgz (builds) and .cache/ae.tgz (AccelEval)
