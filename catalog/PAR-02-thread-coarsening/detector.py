@@ -151,9 +151,8 @@ class ThreadCoarsening(Detector):
                 continue
             inner = model.derived(fn, {loop.var},
                             [t for t in model.assignments(fn) if inside(t[2], loop.node)])
-            mine = [w for w in writes if inside(w.node, loop.node) and w.index_node is not None
-                    and model.identifiers(w.index_node) & inner]
-            if mine:
+            if any(inside(w.node, loop.node) and w.index_node is not None
+                   and model.identifiers(w.index_node) & inner for w in writes):
                 out.append((loop, trips))
         return out
 

@@ -26,6 +26,8 @@ def _name_width(name: str) -> int | None:
     """
     m = _BITS_IN_NAME.search(name.rsplit("::", 1)[-1])
     return int(m.group(1)) // 8 if m else None
+
+
 # a load or store helper's first template argument read as its width in bytes
 HELPER_VECTOR = {8: "int2", 16: "int4"}
 
@@ -344,7 +346,7 @@ class Collection:
             (fn.is_device or fn.is_kernel) else None
         if write is not None and (outside or striped):
             width = self.eval_int(targs[0], fn) if targs else _name_width(name)
-            self._add_helper_accesses(n, args_n, fn, write, HELPER_VECTOR.get(width))
+            self._add_helper_accesses(n, args_n, fn, write, HELPER_VECTOR.get(width), striped)
         elif write is not None and name in self.functions:
             self._wrapper_calls.append((n, args_n, fn, write, name))
         if name in ("cudaLaunchKernel", "cudaLaunchCooperativeKernel") and args_n is not None:
@@ -389,19 +391,19 @@ class Collection:
                                           next((c for c in casts if c), None))
 
     def _add_helper_accesses(self, call: Node, args: Node, fn: Function, write: bool,
-                             vector: str | None) -> None:
+                             vector: str | None, striped: bool = False) -> None:
         """The memory a load or store helper defined outside the file touches
         (``mem_access::load_global<16>(buf, in + off, ok)``): each argument that is an address
         into an array (``p + off``, ``&p[off]``, or a pointer named alone) is an access at that
         offset; a store writes its first such argument, a load reads them. A first template
-        argument of 8 or 16 is the width in bytes (``vector``: the access moves that type)."""
+        argument of 8 or 16 is the width in bytes (``vector``: the access moves that type).
+        ``striped``: a CUB direct striped move, whose first argument is the thread's rank."""
         types = self._local_types.get(fn.name, {})
         pointers = {p.name for p in fn.params if p.is_pointer} | {
             k for k, v in types.items() if v.endswith("*")}
         # CUB's LoadDirectStriped<T>(linear_tid, ptr, items): thread t moves ptr[t + i * T], so
         # the access is at the thread's rank (the first argument)
         local_arrays = {v.name for v in self.vars if v.function == fn.name and v.dims}
-        striped = _STRIPED.match(self._callee_name(call)[0].rsplit("::", 1)[-1]) is not None
         rank = args.named_children[0] if striped and args.named_child_count >= 3 else None
         first = True
         for a in args.named_children:
