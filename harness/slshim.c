@@ -10,7 +10,9 @@
  * runtime's kernel launches and error queries: a launch that fails and an error a solution
  * reads from cudaGetLastError / cudaPeekAtLastError are written as "cuda\t<what>" lines (the
  * first CUDA_LINES_MAX of them), which the parent keeps in the failure's detail. The calls go on
- * to the runtime unchanged.
+ * to the runtime unchanged. Time spent page-locking host memory (cudaHostRegister and
+ * cudaHostUnregister) is summed for sl_shim_pin_ns: the cross-call probe leaves it out, as
+ * locking pages the process never locked before costs more than locking them again.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CUDA_LINES_MAX 16
@@ -258,3 +261,32 @@ LAUNCH_EX(cudaLaunchKernelExC_ptsz)
     }
 ERROR_READ(cudaGetLastError)
 ERROR_READ(cudaPeekAtLastError)
+
+/* ---- page-locking of the caller's memory, timed ---- */
+static long long pin_ns = 0;
+
+long long sl_shim_pin_ns(void) { return __atomic_load_n(&pin_ns, __ATOMIC_RELAXED); }
+
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+cuda_error_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
+    RUNTIME(cudaHostRegister, cuda_error_t, void *, size_t, unsigned int);
+    if (!real_cudaHostRegister) return 3;
+    long long t0 = now_ns();
+    cuda_error_t e = real_cudaHostRegister(ptr, size, flags);
+    __atomic_add_fetch(&pin_ns, now_ns() - t0, __ATOMIC_RELAXED);
+    return e;
+}
+
+cuda_error_t cudaHostUnregister(void *ptr) {
+    RUNTIME(cudaHostUnregister, cuda_error_t, void *);
+    if (!real_cudaHostUnregister) return 3;
+    long long t0 = now_ns();
+    cuda_error_t e = real_cudaHostUnregister(ptr);
+    __atomic_add_fetch(&pin_ns, now_ns() - t0, __ATOMIC_RELAXED);
+    return e;
+}

@@ -28,7 +28,7 @@ HERE = Path(__file__).parent
 FAKE = HERE / "fixtures" / "fake_device"
 SAXPY = HERE / "fixtures" / "harness_task" / "saxpy"
 CHEATS = {"honest": 0, "stale": 1, "partial": 2, "mutation": 3, "async": 4, "wrong": 5,
-          "exit": 6}
+          "exit": 6, "pin": 7}
 # Flags decided from what the calls wrote and read. The timing flags (timer-tamper,
 # host-compute, ...) mean nothing with a host-clock device on a shared CPU.
 CONTENT_FLAGS = {"stale-output", "partial-output", "input-mutation", "nan-output", "precision"}
@@ -302,3 +302,22 @@ def test_prefault_maps_every_page_of_a_resident_buffer():
                 assert _shmem_kib() - before >= (size >> 10) * 0.95
     finally:
         os.close(fd)
+
+
+def test_page_locking_time_is_timed_and_left_out_of_the_cross_call_probe(task, native, solutions,
+                                                                           small_sets):
+    # the stand-in runtime takes 4 ms to lock pages it never locked before, as the H200 did for
+    # solutions that register the caller's arrays every call: fresh input sets pay it
+    trace = run(task, native, solutions["pin"], small_sets, resident=True)
+    assert trace["status"] == "ok", trace["detail"]
+    first = {}
+    for t in trace["trials"]:
+        first.setdefault(t["set"], t)
+    novel = [t for t in trace["trials"] if t["phase"] == "probe-novel"]
+    assert len(novel) == 2 and all(t["pin_ms"] >= 3.9 for t in novel)
+    later = [t for t in trace["trials"] if t not in first.values()]
+    assert later and all(t.get("pin_ms", 0.0) < 1.0 for t in later)
+    assert A.check_cross_call_state(trace) is None
+    for t in trace["trials"]:  # the same trace read without the shim's count
+        t.pop("pin_ms", None)
+    assert "served from a cache" in A.check_cross_call_state(trace)

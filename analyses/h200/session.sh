@@ -13,6 +13,8 @@
 #   throughput     legacy vs current harness on three baselines  (analyses/throughput)
 #   scaleout       plain vs --cluster local-cuda, one worker      (analyses/scale-out)
 #   corpus-rest    large, then small, with what time is left
+#   recheck        RECHECK's "solution.cu:size" pairs again into their own store (a harness
+#                  change tried on the rows it is about), then tests/cheats at RECHECK_CHEATS
 # PARTS (comma-separated) picks parts; TASKS and CORPUS the corpus parts' tasks and store
 # (CORPUS_SEED: a store copied into CORPUS when CORPUS holds none, so that a store in an ignored
 # folder survives between calls to a warm machine); MEDIUM_END, AUDIT_END, AE_END and
@@ -59,6 +61,8 @@ part() {  # part NAME END_MARK command...: run it with what is left until END_MA
 pack() { tar -C "$1" -czf "$OUT/$2.tar.gz" . 2>/dev/null; }
 # a part's own $OUT/NAME folder into one NAME.tar.gz (8 files at most come back)
 pack_out() { [ -d "$OUT/$1" ] && tar -C "$OUT" -czf "$OUT/$1.tar.gz" "$1" && rm -rf "$OUT/$1"; }
+RECHECK=${RECHECK:-}
+RECHECK_CHEATS=${RECHECK_CHEATS:-}
 PARTS=${PARTS:-corpus-medium,audit20,acceleval,throughput,scaleout,corpus-rest}
 want() { case ",$PARTS," in *",$1,"*) return 0;; *) return 1;; esac; }
 
@@ -86,7 +90,7 @@ corpus() {  # corpus SIZES...: task by task until END_AT, the store packed after
   done
 }
 export -f corpus pack
-export CORPUS OUT TASKS AE_ARGS THROUGHPUT_PARTS THROUGHPUT_TASKS
+export CORPUS OUT TASKS AE_ARGS THROUGHPUT_PARTS THROUGHPUT_TASKS RECHECK RECHECK_CHEATS
 
 # the harness fixture's honest solutions (stack_frame.cu: the driver's stack reservation) at
 # every size; none may carry a flag
@@ -95,6 +99,13 @@ want fixture && part fixture "${FIXTURE_END:-60}" python3 -m strategylens run \
     --task tests/fixtures/harness_task/saxpy --sizes "${FIXTURE_SIZES:-small,medium,large}" \
     --store "$OUT/fixture" --format csv
 want fixture && pack_out fixture
+want recheck && part recheck "${RECHECK_END:-120}" bash -c 'for x in $RECHECK; do
+    python3 -m strategylens run "${x%:*}" --sizes "${x##*:}" --store "$OUT/recheck" --format csv \
+        | tail -n +2; done; [ -z "${RECHECK_CHEATS:-}" ] || python3 -m strategylens run tests/cheats \
+    --task tests/fixtures/harness_task/saxpy --sizes "$RECHECK_CHEATS" --store "$OUT/recheck-cheats" \
+    --format csv | tail -n +2'
+want recheck && { [ -d "$OUT/recheck" ] && tar -C "$OUT" -czf "$OUT/recheck.tar.gz" recheck \
+    $( [ -d "$OUT/recheck-cheats" ] && echo recheck-cheats ) && rm -rf "$OUT"/recheck*/; }
 want corpus-medium && part corpus-medium "${MEDIUM_END:-280}" bash -c 'corpus medium'
 want audit20 && part audit20 "${AUDIT_END:-370}" env OUT="$OUT/audit20" RUN_TIMEOUT=35 DEADLINE_S=20 PYTEST_TIMEOUT=45 \
     PYTEST_K="not every_task_baseline" \

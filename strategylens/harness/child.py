@@ -441,6 +441,9 @@ def child_main() -> None:
         arm(0)
 
     libc = ctypes.CDLL(None)
+    pin_ns = getattr(libc, "sl_shim_pin_ns", None)  # page-locking time (the shim's count)
+    if pin_ns is not None:
+        pin_ns.restype = ctypes.c_longlong
 
     class _Timespec(ctypes.Structure):
         _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
@@ -488,6 +491,7 @@ def child_main() -> None:
             else:
                 call = (lambda: None)
             c0 = _rusage_ms()
+            p0 = pin_ns() if pin_ns is not None else 0
             lib.sl_begin()
             call()
             pending = lib.sl_returned()
@@ -499,6 +503,8 @@ def child_main() -> None:
                 adapter.copy_out(buffers.key, slot, buffers)
             res = {"event_ms": lib.sl_event_ms(), "cpu_ms": cpu_ms,
                    "return_pending": bool(pending)}
+            if pin_ns is not None:
+                res["pin_ms"] = (pin_ns() - p0) / 1e6
             if planned:
                 checked = ctypes.c_long(0)
                 res["return_changed"] = lib.sl_snapshot_changed(ctypes.byref(checked))

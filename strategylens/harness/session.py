@@ -189,6 +189,8 @@ class Session:
                "event_ms": msg["event_ms"], "cpu_ms": msg["cpu_ms"],
                "mem_used": msg.get("mem_used"), "threads": msg.get("threads"),
                "return_pending": msg.get("return_pending")}
+        if msg.get("pin_ms"):
+            rec["pin_ms"] = msg["pin_ms"]
         if "return_checked" in msg:
             rec.update(return_checked=msg["return_checked"], return_changed=msg["return_changed"])
         if msg.get("profile") is not None:
