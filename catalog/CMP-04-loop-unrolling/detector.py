@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from strategylens.detectors import Detector, Finding
 from strategylens.model import ProgramModel, nodes_of, strip, subscript_indices, walk
 
-_NUMBER = re.compile(r"\b\d+[uUlLfF]*\b|(?<=[A-Za-z_])\d+\b")
+_NUMBER = re.compile(r"\b0[xX][0-9a-fA-F]+[uUlL]*\b|\b\d+[uUlLfF]*\b|(?<=[A-Za-z_])\d+\b")
 
 
 def _shape(text: str) -> str:
@@ -22,8 +22,9 @@ def _shape(text: str) -> str:
 
 def _unrolled_runs(model, body) -> list[tuple[int, int]]:
     """(line, repeats) of runs of statement groups repeated by hand in a block: at least four
-    copies of one statement, or three of a group of two to four, that differ in their numbers
-    (offsets, shifts, numbered names) and assign something."""
+    copies of one statement, or three of a group of two to eight, that differ in their numbers
+    (offsets, shifts, hex masks, numbered names) and assign or call something
+    (``atomicAdd(&h[(v >> 8) & 0xFF], 1)`` four times, once per byte)."""
     out = []
     for block in nodes_of(body, "compound_statement"):
         stmts = [c for c in block.named_children if c.type != "comment"]
@@ -31,7 +32,7 @@ def _unrolled_runs(model, body) -> list[tuple[int, int]]:
         i = 0
         while i < len(stmts):
             found = None
-            for p in (1, 2, 3, 4):
+            for p in range(1, 9):
                 r = 1
                 while i + (r + 1) * p <= len(stmts) and \
                         shapes[i + r * p:i + (r + 1) * p] == shapes[i:i + p]:
@@ -41,7 +42,7 @@ def _unrolled_runs(model, body) -> list[tuple[int, int]]:
                 texts = {tuple(model.text_of(c) for c in stmts[i + k * p:i + (k + 1) * p])
                          for k in range(r)}
                 if r >= need and len(texts) == r and any(
-                        n.type in ("assignment_expression", "init_declarator")
+                        n.type in ("assignment_expression", "init_declarator", "call_expression")
                         for c in group for n in walk(c)):
                     found = (p, r)
                     break

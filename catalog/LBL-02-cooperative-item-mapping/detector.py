@@ -74,10 +74,11 @@ class CooperativeItemMapping(Detector):
         if loop.var is None or loop.bound_value is not None or \
                 not CooperativeItemMapping._accumulates(model, fn, loop):
             return False
-        # row = blockIdx.x; id = ids[row]; src += id * stride (not through thread indices)
+        # row = blockIdx.x; id = ids[row]; src += id * stride (not through the lane index; a
+        # row per threadIdx.y, y = blockIdx.x * blockDim.y + threadIdx.y, is a row per group)
         derived = model.derived(fn, block_items | {"blockIdx"},
                                 [a for a in model.assignments(fn)
-                                 if "threadIdx" not in model.text_of(a[1])]) - {loop.var}
+                                 if "threadIdx.x" not in model.text_of(a[1])]) - {loop.var}
         for acc in model.accesses_in(fn):
             if acc.space not in ("global", "unknown") or not inside(acc.node, loop.node):
                 continue
@@ -100,8 +101,14 @@ class CooperativeItemMapping(Detector):
     @staticmethod
     def _accumulates(model, fn, loop) -> bool:
         """The lanes fold the row's elements into a per-thread partial (``s += ...``,
-        ``m = fmaxf(m, ...)``): the row is reduced by the block, not just cut into columns
+        ``m = fmaxf(m, ...)``) or a tally (atomics, a shared histogram): the row is reduced by the block, not just cut into columns
         (a block per row of a dense stencil grid is a 2-D decomposition, PAR-10)."""
+        shared = model.shared_names(fn)
+        for call in model.calls_in(fn):  # atomicAdd(&hist[v], 1), inc(shist, v): into a tally
+            if inside(call.node, loop.node) and (
+                    "atomic" in call.unqualified.lower() or
+                    any(re.match(rf"&?\s*{re.escape(n)}\b", a) for a in call.args for n in shared)):
+                return True
         for name, value, node in model.assignments(fn):
             if not inside(node, loop.node) or name == loop.var:
                 continue

@@ -5,10 +5,16 @@ What it reports and what it leaves out is the entry's ``detection`` in strategy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
 from strategylens.model import ProgramModel, line, nodes_of
+
+
+# a texture object passed in (CUDA's handle, or a library's texture view such as OpenCV's
+# cv::cudev::TexturePtr<T>): its reads go through the texture path whatever helper fetches them
+TEXTURE_TYPE = re.compile(r"\bcudaTextureObject_t\b|\bTexture\w*Ptr\b|\bTextureObject\b")
 
 
 class ReadOnlyDataPath(Detector):
@@ -21,6 +27,11 @@ class ReadOnlyDataPath(Detector):
                     ln = self._param_line(model, fn, p.name)
                     if ln is not None:
                         yield Finding(ln, ln, 0.8, None, f"const __restrict__ {p.name}")
+                elif TEXTURE_TYPE.search(p.type_text) and fn.body is not None and \
+                        p.name in model.identifiers(fn.body):
+                    ln = self._param_line(model, fn, p.name)
+                    if ln is not None:
+                        yield Finding(ln, ln, 0.8, None, f"texture object {p.name}")
         for c in model.calls_in():
             f = model.function_of(c.function) if c.function else None
             if f is None or not (f.is_kernel or f.is_device):

@@ -11,6 +11,19 @@ from strategylens.detectors import Detector, Finding
 from strategylens.model import Node, halving_or_doubling, squash, subscript_index, walk
 
 
+_PLAIN_SHUFFLE = {"__shfl_sync", "__shfl", "shfl", "shfl_sync", "shuffle"}
+
+
+def _combines(call) -> bool:
+    """A shuffle that can combine lanes' values: not a broadcast from a fixed lane
+    (``__shfl_sync(mask, v, 0)``, ``shuffle(v, 0)``), which reduces nothing."""
+    if call.category != "shuffle":
+        return False
+    base = call.name.rsplit("::", 1)[-1]
+    return not (base in _PLAIN_SHUFFLE and any(re.fullmatch(r"\d+[uU]?", a.strip())
+                                               for a in call.args[1:]))
+
+
 class BlockTreeReduction(Detector):
     id = "PAR-04"
 
@@ -72,10 +85,9 @@ class BlockTreeReduction(Detector):
 
     @staticmethod
     def _two_level(model, fn):
-        shuffles = any(c.category == "shuffle" for c in model.calls_in(fn))
+        shuffles = any(_combines(c) for c in model.calls_in(fn))
         callees = model.call_graph.get(fn.name, set())
-        shuffles = shuffles or any(c.category == "shuffle" for g in callees
-                                   for c in model.calls_in(g))
+        shuffles = shuffles or any(_combines(c) for g in callees for c in model.calls_in(g))
         if not shuffles or not any(c.category == "sync_threads" for c in model.calls_in(fn)):
             return
         for v in model.vars_in(fn, space="shared"):

@@ -114,9 +114,17 @@ def memory_helper(name: str) -> bool | None:
     return word in ("store", "st", "copy")  # a copy writes its first address, reads the rest
 
 
+# names a project gives its own wrappers of the warp intrinsics (in a header the file lacks)
+WARP_WRAPPERS = {**dict.fromkeys(("shuffle", "shuffle_up", "shuffle_down", "shuffle_xor",
+                                  "shfl_sync", "shfl_down_sync", "shfl_up_sync", "shfl_xor_sync"),
+                                 "shuffle"),
+                 **dict.fromkeys(("ballot", "ballot_sync", "any_sync", "all_sync"), "vote")}
+
+
 def reduction_helper(name: str) -> str | None:
     """``'warp'`` or ``'block'`` when a helper's name says it reduces across a warp or a block
-    (``warp_reduce_sum``, ``warpReduceAllSum``, ``block_reduce<MAX>``, ``blockReduceSum``),
+    (``warp_reduce_sum``, ``warpReduceAllSum``, ``block_reduce<MAX>``, ``blockReduceSum``,
+    a ``WarpScan`` class),
     else None; for helpers defined in a header the file does not bring.
 
     >>> reduction_helper("warpReduceAllSum"), reduction_helper("reduce::partitioned_block")
@@ -127,7 +135,7 @@ def reduction_helper(name: str) -> str | None:
     parts = name.replace("_", "").lower().split("::")
     base, scopes = parts[-1], parts[:-1]
     for scope in ("warp", "block"):
-        if base.startswith((scope + "reduce", scope + "allreduce")):
+        if base.startswith((scope + "reduce", scope + "allreduce", scope + "scan")):
             return scope
         # reduce::block<Add>(tb, v), reduce::partitioned_block<...>(tb, warp, v)
         if any("reduce" in sc for sc in scopes) and scope in base:

@@ -9,3 +9,7 @@
 #define CUDA_1D_KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
 // TensorFlow (gpu_kernel_helper.h) spells it as a range over GpuGridRangeX
 #define GPU_1D_KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+// ThunderSVM and ThunderGBM (thundersvm/util/common.h): the same loop, and a launch on the
+// library's NUM_BLOCKS x BLOCK_SIZE grid
+#define KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+#define SAFE_KERNEL_LAUNCH(kernel_name, ...) kernel_name<<<NUM_BLOCKS, BLOCK_SIZE>>>(__VA_ARGS__)
