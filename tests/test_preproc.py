@@ -220,6 +220,20 @@ def test_template_types_follow_the_instantiations():
     assert m.template_types(m.function_of("k"), "x") is None
 
 
+def test_framework_launch_and_shared_memory_macros_from_absent_headers():
+    # ThunderSVM's launch macro with no loop macro in the file, and HIP's shared declaration
+    src = (b'#include "thundersvm/util/common.h"\n'
+           b"__global__ void k(float* out, int n) {\n"
+           b"  HIP_DYNAMIC_SHARED(float, buf)\n"
+           b"  buf[threadIdx.x] = 1.0f; __syncthreads(); out[threadIdx.x] = buf[threadIdx.x];\n}\n"
+           b'extern "C" void solution_compute(float* out, int n) { SAFE_KERNEL_LAUNCH(k, out, n); }\n')
+    model = build_model(src, "k.cu", index=False)
+    assert [la.kernel for la in model.launches] == ["k"]
+    fn = model.function_of("k")
+    assert model.shared_names(fn) == {"buf"}
+    assert any("HIP_DYNAMIC_SHARED" in n and "SAFE_KERNEL_LAUNCH" in n for n in model.notes)
+
+
 def test_framework_loop_macros_from_absent_headers(tmp_path):
     body = ("__global__ void k(const float* in, float* out, int n) {\n"
             "  CUDA_KERNEL_LOOP(i, n) { out[i] = 2.0f * in[i]; }\n}\n")

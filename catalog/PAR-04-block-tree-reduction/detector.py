@@ -29,7 +29,7 @@ class BlockTreeReduction(Detector):
 
     def detect(self, model):
         for fn in model.gpu_functions():
-            shared = model.shared_names(fn)
+            shared = model.shared_views(fn)
             found = False
             for loop in model.loops_in(fn):
                 if shared and loop.has_sync and halving_or_doubling(loop) and \

@@ -86,6 +86,34 @@ class KernelFacts:
         """Shared arrays visible in ``fn`` (its own and file-scope ones)."""
         return {v.name for v in self.vars if v.space == "shared" and v.function in (fn.name, None)}
 
+    def shared_views(self, fn: Function) -> set[str]:
+        """Shared arrays ``fn`` works on: its own and file-scope ones, local pointers into them
+        (``float *s = (float *)&s_data[0]``), and pointer parameters that a caller passes a
+        shared array or such a pointer to (``get_block_min(values, idx)`` with
+        ``__shared__ int idx[256]``)."""
+        return self._shared_views(fn, 0)
+
+    def _shared_views(self, fn: Function, depth: int) -> set[str]:
+        names = self.shared_names(fn)
+        if depth < 2 and fn.is_device:
+            for c in self.calls_in(all=True):
+                if c.unqualified != fn.name.rsplit("::", 1)[-1] or c.function == fn.name:
+                    continue
+                caller = self.function_of(c.function) if c.function else None
+                if caller is None:
+                    continue
+                outer = self._shared_views(caller, depth + 1)
+                for i, arg in enumerate(c.args):
+                    ids = set(re.findall(r"[A-Za-z_]\w*", arg))
+                    if i < len(fn.params) and fn.params[i].is_pointer and ids & outer:
+                        names.add(fn.params[i].name)
+        for name, value, node in self.assignments(fn):
+            ids = self.identifiers(value)
+            if ids & names and re.search(rf"\*\s*{re.escape(name)}\s*=", self.text_of(node)) \
+                    and not any(x.type == "call_expression" for x in walk(value)):
+                names.add(name)
+        return names
+
     def shared_array_uses(self, fn: Function, name: str, through_calls: bool = False,
                           _depth: int = 0) -> tuple[list[Node], list[Node], bool]:
         """Writes and reads (subscript nodes) of a shared array in ``fn``, and whether any

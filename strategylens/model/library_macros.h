@@ -13,3 +13,5 @@
 // library's NUM_BLOCKS x BLOCK_SIZE grid
 #define KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
 #define SAFE_KERNEL_LAUNCH(kernel_name, ...) kernel_name<<<NUM_BLOCKS, BLOCK_SIZE>>>(__VA_ARGS__)
+// HIP (hip/hip_runtime.h), in code written against the HIP API and compiled for CUDA (HOOMD-blue)
+#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];

@@ -58,8 +58,9 @@ def _statement_macro(body: str) -> bool:
     """A macro body the model cannot see through where it is used: a loop header that takes the
     block after the invocation (``for (int i = ...; i < n; i += stride)``), one that launches a
     kernel, or an array access (``#define A(i, j) a[(i) * n + (j)]``: the access, its memory
-    space and its stride belong to the place that uses it)."""
-    if "<<<" in body:
+    space and its stride belong to the place that uses it), or one that declares shared memory
+    (HIP's ``HIP_DYNAMIC_SHARED(type, var)``)."""
+    if "<<<" in body or "__shared__" in body:
         return True
     if re.search(r"[\w)\]]\s*\[", body) and not re.search(r"[;{}]", body):
         return True
@@ -132,7 +133,17 @@ def _split_args(text: str) -> list[str]:
     return out
 
 
+def _arity_fits(params: list[str], args: list[str]) -> bool:
+    """Whether an invocation's arguments fit a macro's parameters (``...`` takes the rest)."""
+    if params and params[-1] == "...":
+        return len(args) >= len(params) - 1
+    return len(args) == len(params) or (not params and args == [""])
+
+
 def _substitute(body: str, params: list[str], args: list[str]) -> str:
+    if params and params[-1] == "...":  # variadic: __VA_ARGS__ is the rest, commas kept
+        n = len(params) - 1
+        params, args = [*params[:n], "__VA_ARGS__"], [*args[:n], ", ".join(args[n:])]
     sub = dict(zip(params, args, strict=True)) if params else {}
     body = re.sub(r"(?<!#)#\s*([A-Za-z_]\w*)", lambda m: f'"{sub[m.group(1)]}"'
                   if m.group(1) in sub else m.group(0), body)
@@ -181,7 +192,7 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
                 continue
             params, inner = defs[m.group(1)]
             args = _split_args(body[m.end():end])
-            if len(args) != len(params) and not (not params and args == [""]):
+            if not _arity_fits(params, args):
                 continue
             out.append(body[pos:m.start()])
             out.append(expand(_substitute(inner, params, args), depth + 1))
@@ -202,7 +213,7 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
             continue
         params, inner = defs[m.group(1)]
         args = _split_args(text[m.end():end])
-        if len(args) != len(params) and not (not params and args == [""]):
+        if not _arity_fits(params, args):
             continue
         span = text[m.start():end + 1]
         pieces.append(text[pos:m.start()])
@@ -403,9 +414,14 @@ def _library_lines() -> tuple[str, ...]:
         return tuple(ln for ln in f.read().splitlines() if ln.startswith("#define"))
 
 
+@functools.cache
+def _library_names() -> tuple[str, ...]:
+    return tuple(_DEFINED_NAME.match(ln).group(1) for ln in _library_lines())
+
+
 def library_defines(text: str, outside: str) -> str:
     r"""The ``#define`` lines of ``library_macros.h`` (framework loop macros such as Caffe's and
-    PyTorch's ``CUDA_KERNEL_LOOP``) that ``text`` uses and neither it nor ``outside`` (headers
+    PyTorch's ``CUDA_KERNEL_LOOP``, launch and shared-memory macros) that ``text`` uses and neither it nor ``outside`` (headers
     found, ``-D``) defines.
 
     >>> library_defines("CUDA_KERNEL_LOOP(i, n) { y[i] = 0; }", "")[:34]
@@ -413,7 +429,7 @@ def library_defines(text: str, outside: str) -> str:
     >>> library_defines("#define CUDA_KERNEL_LOOP(i, n) for (;;)\nCUDA_KERNEL_LOOP(i, n) {}", "")
     ''
     """
-    if "LOOP" not in text:  # every macro the file holds is a loop
+    if not any(name in text for name in _library_names()):
         return ""
     defined = set(_DEFINED_NAME.findall(text)) | set(_DEFINED_NAME.findall(outside))
     return "\n".join(ln for ln in _library_lines()
