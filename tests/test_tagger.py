@@ -523,3 +523,15 @@ def test_cli_task_auto_gives_each_file_its_tasks_reference(tmp_path):
     res, found = mem10([*files, str(stray), "--task", "auto"])
     assert found == {"gh-pagerank_pull.cu", "gh2-spmv_thrust_norm.cu"}
     assert "1 file(s) under no task folder" in res.stderr
+
+
+def test_a_loop_over_gpus_is_not_device_resident_iteration():
+    from strategylens import REPO_ROOT
+
+    case = REPO_ROOT / "catalog" / "PAR-11-occupancy-tuning" / "cases" / \
+        "hip_spelled_launcher_for_cuda.cu"
+    r = tagger.tag_source(case.read_bytes(), str(case), index=False)
+    ids = {lab.id for lab in r.labels}
+    # the HIP launch is seen (PAR-11 from its occupancy query); the loop sets the device each
+    # pass, so its launches are one per GPU, not iterations
+    assert "PAR-11" in ids and "HST-04" not in ids

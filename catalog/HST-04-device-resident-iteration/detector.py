@@ -5,11 +5,16 @@ What it reports and what it leaves out is the entry's ``detection`` in strategy.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable, Iterator
 
 from strategylens.detectors import Finding, LineDetector
 from strategylens.model import (Launch, Loop, Node, ProgramModel, call_args, copy_direction,
                                 inside, runs_every_iteration, walk)
+
+
+_SETS_DEVICE = re.compile(r"set_?(device|gpu)", re.I)
 
 
 def stage_loop(model: ProgramModel, loop: Loop) -> bool:
@@ -107,6 +112,9 @@ class DeviceResidentIteration(LineDetector):
             return False
         if model.round_trips(loop):
             return False
+        if any(inside(c.node, loop.node) and _SETS_DEVICE.search(c.name)
+               for c in model.reachable_host_calls):
+            return False  # a loop over GPUs (cudaSetDevice, getRangeAndSetGPU), not iterations
         counters = model.loop_var_names(loop)
         for c in model.reachable_host_calls:
             if inside(c.node, loop.node) and copy_direction(c) in ("d2h", "h2d") and (

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
 from strategylens.model import ProgramModel, VECTOR_BITS, line, walk
+from strategylens.model.categories import VECTOR_ALIAS
 
 
 class VectorizedAccess(Detector):
@@ -36,6 +37,9 @@ class VectorizedAccess(Detector):
                     if vecs:
                         vt, conf = max(vecs, key=VECTOR_BITS.get), 0.75
             bits = VECTOR_BITS.get(vt)
+            if bits is None and vt and vt not in model.type_aliases and \
+                    (m := VECTOR_ALIAS.fullmatch(vt)):
+                bits, conf = 64 * int(m.group(1)) // 2, 0.6  # Scalar4: a float4 or double4
             if bits and a.line not in seen:
                 seen.add(a.line)
                 yield Finding(a.line, a.line, conf, float(bits), f"{vt} access of {a.array}")

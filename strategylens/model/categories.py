@@ -149,6 +149,8 @@ def call_category(name: str, receiver_type: str | None = None) -> str | None:
     base = name.rsplit("::", 1)[-1]
     if name in _EXACT_CATEGORY:
         return _EXACT_CATEGORY[name]
+    if name.startswith("hip") and "cuda" + name[3:] in _EXACT_CATEGORY:  # HIP's spelling
+        return _EXACT_CATEGORY["cuda" + name[3:]]
     if receiver_type is not None:
         rt = receiver_type.replace(" ", "")
         if base == "sync":
@@ -208,6 +210,10 @@ SCALAR_BYTES = {
     "bool": 1, "__half": 2, "half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
 }
 # widths in bits of the 8- and 16-byte vector types (vectorised loads and stores)
+# a simulation code's precision-neutral vector types from a header the file lacks (HOOMD-blue's
+# Scalar4, OpenMM's and UAMMD's real4): as wide as float2 / float4 at least
+VECTOR_ALIAS = re.compile(r"(?:Scalar|scalar|Real|real|mixed)([24])")
+
 VECTOR_BITS = {
     "float2": 64, "int2": 64, "uint2": 64, "short4": 64, "ushort4": 64, "char8": 64,
     "long1": 64, "double1": 64,

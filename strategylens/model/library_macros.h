@@ -15,3 +15,5 @@
 #define SAFE_KERNEL_LAUNCH(kernel_name, ...) kernel_name<<<NUM_BLOCKS, BLOCK_SIZE>>>(__VA_ARGS__)
 // HIP (hip/hip_runtime.h), in code written against the HIP API and compiled for CUDA (HOOMD-blue)
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+#define hipLaunchKernelGGL(kernel, grid, block, smem, stream, ...) kernel<<<grid, block, smem, stream>>>(__VA_ARGS__)
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
