@@ -157,8 +157,23 @@ class DeviceResidentIteration(LineDetector):
                         return True
             return False
 
+        # cursors moved each pass (input += dim): each pass works on the next item
+        cursors = set()
+        for n in walk(body):
+            if n.type == "assignment_expression" and \
+                    model.text_of(n.child_by_field_name("operator")) in ("+=", "-="):
+                left = n.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    cursors.add(model.text_of(left))
+        owner = model.function_of(loop.function) if loop.function else None
+        # pointers only: a scalar advanced each pass (t += dt) is the iteration's own state
+        cursors = {c for c in cursors if owner is not None and
+                   (t := model.types.type_of(owner, c)) is not None and t[1] >= 1}
         for item in work:
             nodes = call_args(item.node) if isinstance(item, Launch) else call_args(item.node)
+            if cursors and any(model.identifiers(a) & cursors and model.root_identifier(a) in cursors
+                               for a in nodes):
+                return True
             if isinstance(item, Launch) and item.stream:
                 words = set(item.stream.replace("[", " ").replace("]", " ").split())
                 if words & counters:

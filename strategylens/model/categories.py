@@ -146,6 +146,10 @@ def reduction_helper(name: str) -> str | None:
 def call_category(name: str, receiver_type: str | None = None) -> str | None:
     """Category of a callee name (see the module docstring); ``receiver_type`` is the declared
     type of the object for method calls (``grid.sync()`` on a ``grid_group``)."""
+    for lib in ("thrust::", "cub::"):  # a wrapped namespace: amgx::thrust::count_if
+        i = name.find("::" + lib)
+        if i >= 0:
+            name = name[i + 2:]
     base = name.rsplit("::", 1)[-1]
     if name in _EXACT_CATEGORY:
         return _EXACT_CATEGORY[name]
