@@ -45,6 +45,8 @@ class CooperativeItemMapping(Detector):
                         step = scaled
                         step_value = model.eval_int(scaled, fn)
                 step = self._named(model, fn, step)
+                for name in self._block_size_names(model, fn):  # i += TPB, TPB the block size
+                    step = re.sub(rf"\b{re.escape(name)}\b", "blockDim.x", step)
                 if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
                     yield Finding.at(loop.node, 0.9 if irregular else 0.6, 32.0)
                 elif "blockDim" in step and irregular:
@@ -79,12 +81,15 @@ class CooperativeItemMapping(Detector):
         derived = model.derived(fn, block_items | {"blockIdx"},
                                 [a for a in model.assignments(fn)
                                  if "threadIdx.x" not in model.text_of(a[1])]) - {loop.var}
+        # the lane's position, directly or through row = i / tile, col = i % tile in the body
+        lane = {loop.var} | {name for name, value, node in model.assignments(fn)
+                             if inside(node, loop.node) and loop.var in model.identifiers(value)}
         for acc in model.accesses_in(fn):
             if acc.space not in ("global", "unknown") or not inside(acc.node, loop.node):
                 continue
             text = " ".join([acc.index_text, *acc.indices])
             ids = set(re.findall(r"[A-Za-z_]\w*", text))
-            if loop.var in ids and (ids & derived or acc.array in derived) and \
+            if ids & lane and (ids & (derived - lane) or acc.array in derived) and \
                     "gridDim" not in text:
                 return True
         # an element whose address goes to a load or store helper: Ldg(v, &src[di])
@@ -147,6 +152,20 @@ class CooperativeItemMapping(Detector):
             if m:
                 return m.group(1) or m.group(2)
         return None
+
+    @staticmethod
+    def _block_size_names(model, fn) -> set[str]:
+        """Template parameters that are the block size: named alone in __launch_bounds__, or
+        passed at every launch as the same expression as the block (``k<BS><<<GS, BS>>>``)."""
+        names = set()
+        if fn.launch_bounds and fn.launch_bounds[0].strip() in fn.template_params:
+            names.add(fn.launch_bounds[0].strip())
+        launches = model.launches_of(fn.name)
+        for i, tp in enumerate(fn.template_params):
+            if launches and all(i < len(la.template_args) and
+                                la.template_args[i].strip() == la.block.strip() for la in launches):
+                names.add(tp)
+        return names
 
     @staticmethod
     def _block_size(model, fn) -> float | None:

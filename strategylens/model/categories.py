@@ -143,6 +143,16 @@ def reduction_helper(name: str) -> str | None:
     return None
 
 
+def helper_category(name: str, receiver_type: str | None = None) -> str | None:
+    """Category of a device helper from a header the file lacks: reductions named for a warp or
+    a block, a project's warp wrappers (``popsift::shuffle``, ``popsift::ballot``) and
+    collectives classes (``hoomd::detail::WarpScan<T, N>().ExclusiveSum``)."""
+    scope = reduction_helper(name) or (reduction_helper(receiver_type) if receiver_type else None)
+    if scope:
+        return {"warp": "shuffle", "block": "block_reduce"}[scope]
+    return WARP_WRAPPERS.get(name.rsplit("::", 1)[-1])
+
+
 def call_category(name: str, receiver_type: str | None = None) -> str | None:
     """Category of a callee name (see the module docstring); ``receiver_type`` is the declared
     type of the object for method calls (``grid.sync()`` on a ``grid_group``)."""

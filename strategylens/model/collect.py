@@ -7,8 +7,8 @@ import re
 
 from tree_sitter import Node
 
-from strategylens.model.categories import (WARP_WRAPPERS, call_category, memory_helper,
-                                           reduction_helper, type_size)
+from strategylens.model.categories import (call_category, helper_category, memory_helper,
+                                           type_size)
 from strategylens.model.items import Access, Call, Function, Launch, Loop, Pragma, VarDecl
 from strategylens.model.syntax import LOOP_KINDS, array_dims, declarator_name, unparen, walk
 
@@ -342,13 +342,7 @@ class Collection:
         outside = (fn.is_device or fn.is_kernel) and cat is None and \
             name.rsplit("::", 1)[-1] not in self.functions  # a helper from a header
         if outside:
-            # a project's warp wrappers (popsift::shuffle, popsift::ballot) and collectives
-            # classes (hoomd::detail::WarpScan<T, N>().ExclusiveSum) from headers not present
-            base = name.rsplit("::", 1)[-1]
-            cat = {"warp": "shuffle", "block": "block_reduce"}.get(
-                reduction_helper(name) or (reduction_helper(rtype) if rtype else None))
-            if cat is None and base in WARP_WRAPPERS:
-                cat = WARP_WRAPPERS[base]
+            cat = helper_category(name, rtype)
         self.calls.append(Call(name, n, fn.name, line, args, cat, receiver))
         striped = _STRIPED.match(name.rsplit("::", 1)[-1]) is not None  # a CUB block move
         write = memory_helper(name) if args_n is not None and (cat is None or striped) and \
