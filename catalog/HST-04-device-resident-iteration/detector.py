@@ -6,7 +6,6 @@ What it reports and what it leaves out is the entry's ``detection`` in strategy.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable, Iterator
 
 from strategylens.detectors import Finding, LineDetector
@@ -170,9 +169,8 @@ class DeviceResidentIteration(LineDetector):
         cursors = {c for c in cursors if owner is not None and
                    (t := model.types.type_of(owner, c)) is not None and t[1] >= 1}
         for item in work:
-            nodes = call_args(item.node) if isinstance(item, Launch) else call_args(item.node)
-            if cursors and any(model.identifiers(a) & cursors and model.root_identifier(a) in cursors
-                               for a in nodes):
+            nodes = call_args(item.node)
+            if cursors and any(model.root_identifier(a) in cursors for a in nodes):
                 return True
             if isinstance(item, Launch) and item.stream:
                 words = set(item.stream.replace("[", " ").replace("]", " ").split())

@@ -27,6 +27,7 @@ class CooperativeItemMapping(Detector):
             tiv = model.thread_index_vars(fn) | {"threadIdx"}
             block_items = {name for name, value, _ in model.assignments(fn)
                            if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", re.sub(r"\s", "", model.text_of(value)))}
+            block_sizes = self._block_size_names(model, fn)
             for loop in model.loops_in(fn):
                 init = loop.node.child_by_field_name("initializer")
                 step = loop.step or ""
@@ -45,7 +46,7 @@ class CooperativeItemMapping(Detector):
                         step = scaled
                         step_value = model.eval_int(scaled, fn)
                 step = self._named(model, fn, step)
-                for name in self._block_size_names(model, fn):  # i += TPB, TPB the block size
+                for name in block_sizes:  # i += TPB, TPB the block size
                     step = re.sub(rf"\b{re.escape(name)}\b", "blockDim.x", step)
                 if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
                     yield Finding.at(loop.node, 0.9 if irregular else 0.6, 32.0)
@@ -106,8 +107,9 @@ class CooperativeItemMapping(Detector):
     @staticmethod
     def _accumulates(model, fn, loop) -> bool:
         """The lanes fold the row's elements into a per-thread partial (``s += ...``,
-        ``m = fmaxf(m, ...)``) or a tally (atomics, a shared histogram): the row is reduced by the block, not just cut into columns
-        (a block per row of a dense stencil grid is a 2-D decomposition, PAR-10)."""
+        ``m = fmaxf(m, ...)``) or a tally (atomics, a shared histogram): the row is reduced by
+        the block, not just cut into columns (a block per row of a dense stencil grid is a 2-D
+        decomposition, PAR-10)."""
         shared = model.shared_names(fn)
         for call in model.calls_in(fn):  # atomicAdd(&hist[v], 1), inc(shist, v): into a tally
             if inside(call.node, loop.node) and (

@@ -39,7 +39,7 @@ class VectorizedAccess(Detector):
             bits = VECTOR_BITS.get(vt)
             if bits is None and vt and vt not in model.type_aliases and \
                     (m := VECTOR_ALIAS.fullmatch(vt)):
-                bits, conf = 64 * int(m.group(1)) // 2, 0.6  # Scalar4: a float4 or double4
+                bits, conf = {"2": 64, "4": 128}[m.group(1)], 0.6  # Scalar4: float4 or double4
             if bits and a.line not in seen:
                 seen.add(a.line)
                 yield Finding(a.line, a.line, conf, float(bits), f"{vt} access of {a.array}")

@@ -223,11 +223,11 @@ SCALAR_BYTES = {
     "uint16_t": 2, "char": 1, "signed char": 1, "unsigned char": 1, "int8_t": 1, "uint8_t": 1,
     "bool": 1, "__half": 2, "half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
 }
-# widths in bits of the 8- and 16-byte vector types (vectorised loads and stores)
 # a simulation code's precision-neutral vector types from a header the file lacks (HOOMD-blue's
 # Scalar4, OpenMM's and UAMMD's real4): as wide as float2 / float4 at least
 VECTOR_ALIAS = re.compile(r"(?:Scalar|scalar|Real|real|mixed)([24])")
 
+# widths in bits of the 8- and 16-byte vector types (vectorised loads and stores)
 VECTOR_BITS = {
     "float2": 64, "int2": 64, "uint2": 64, "short4": 64, "ushort4": 64, "char8": 64,
     "long1": 64, "double1": 64,

@@ -421,8 +421,8 @@ def _library_names() -> tuple[str, ...]:
 
 def library_defines(text: str, outside: str) -> str:
     r"""The ``#define`` lines of ``library_macros.h`` (framework loop macros such as Caffe's and
-    PyTorch's ``CUDA_KERNEL_LOOP``, launch and shared-memory macros) that ``text`` uses and neither it nor ``outside`` (headers
-    found, ``-D``) defines.
+    PyTorch's ``CUDA_KERNEL_LOOP``, launch and shared-memory macros) that ``text`` uses and
+    neither it nor ``outside`` (headers found, ``-D``) defines.
 
     >>> library_defines("CUDA_KERNEL_LOOP(i, n) { y[i] = 0; }", "")[:34]
     '#define CUDA_KERNEL_LOOP(i, n) for'
@@ -432,9 +432,8 @@ def library_defines(text: str, outside: str) -> str:
     if not any(name in text for name in _library_names()):
         return ""
     defined = set(_DEFINED_NAME.findall(text)) | set(_DEFINED_NAME.findall(outside))
-    return "\n".join(ln for ln in _library_lines()
-                     if (name := _DEFINED_NAME.match(ln).group(1)) not in defined
-                     and re.search(rf"\b{name}\s*\(", text))
+    return "\n".join(ln for name, ln in zip(_library_names(), _library_lines(), strict=True)
+                     if name not in defined and re.search(rf"\b{name}\s*\(", text))
 
 
 def compile_flags(path: str) -> tuple[list[str], dict[str, str]] | None:
