@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import Node, inside, squash, walk
+from strategylens.model import Node, enclosing_loops, inside, squash, walk
 
 
 def _branch_path(node: Node) -> list[tuple[int, str]]:
@@ -50,6 +50,33 @@ def _single_thread(model, node: Node) -> bool:
     return False
 
 
+def _factors(model, node: Node) -> list[Node]:
+    """The factors of a product (``a * b * c``), parentheses removed."""
+    while node is not None and node.type == "parenthesized_expression":
+        node = node.named_children[0] if node.named_children else None
+    if node is not None and node.type == "binary_expression" and \
+            model.text_of(node.child_by_field_name("operator")) == "*":
+        return _factors(model, node.child_by_field_name("left")) + \
+            _factors(model, node.child_by_field_name("right"))
+    return [] if node is None else [node]
+
+
+def _scaled_block_offset(model, fn, value: Node) -> bool:
+    """``value`` holds a product of blockIdx, blockDim and a further factor that is not 1."""
+    for n in walk(value):
+        if n.type != "binary_expression" or model.text_of(n.child_by_field_name("operator")) != "*" \
+                or (n.parent is not None and n.parent.type == "binary_expression" and
+                    model.text_of(n.parent.child_by_field_name("operator")) == "*"):
+            continue
+        texts = [squash(model.text_of(f)) for f in _factors(model, n)]
+        idx = [t for t in texts if re.fullmatch(r"blockIdx\.[xyz]", t)]
+        dim = [t for t in texts if re.fullmatch(r"blockDim\.[xyz]", t)]
+        rest = [f for f, t in zip(_factors(model, n), texts) if t not in idx + dim]
+        if idx and dim and rest and all(model.eval_int(f, fn) != 1 for f in rest):
+            return True
+    return False
+
+
 class ThreadCoarsening(Detector):
     id = "PAR-02"
 
@@ -80,6 +107,38 @@ class ThreadCoarsening(Detector):
                 yield from self._vector_lanes(model, fn)
             if not fixed and not chunks:
                 yield from self._one_block_strides(model, fn)
+                yield from self._scaled_block_strides(model, fn, writes)
+
+    @staticmethod
+    def _scaled_block_strides(model, fn, writes):
+        """A block-stride loop (``x += blockDim.x``) from a start whose block offset is scaled
+        beyond one block (``blockIdx.x * p.loopX * blockDim.x + threadIdx.x``): each block
+        covers several blocks' worth of elements, so each thread writes several outputs."""
+        for lp in model.loops_in(fn):
+            upd = lp.node.child_by_field_name("update")
+            if upd is None:
+                continue
+            for name in re.findall(r"([A-Za-z_]\w*)\s*\+=\s*blockDim\.[xyz]\b", model.text_of(upd)):
+                starts = [v for x in walk(lp.node.child_by_field_name("initializer"))
+                          if x.type == "init_declarator" and
+                          model.text_of(x.child_by_field_name("declarator")) == name
+                          for v in [x.child_by_field_name("value")] if v is not None]
+                starts = starts or [v for op, v in model.local_defs_op(fn, name) if op == "="]
+                seen = set()
+                while len(starts) == 1 and starts[0].type == "identifier" and \
+                        model.text_of(starts[0]) not in seen:  # outX = outXBase
+                    seen.add(model.text_of(starts[0]))
+                    starts = [v for op, v in model.local_defs_op(fn, model.text_of(starts[0]))
+                              if op == "="]
+                if len(starts) != 1 or not _scaled_block_offset(model, fn, starts[0]):
+                    continue
+                inner = model.derived(fn, {name}, [t for t in model.assignments(fn)
+                                                  if inside(t[2], lp.node)])
+                if any(inside(w.node, lp.node) and w.index_node is not None and
+                       model.identifiers(w.index_node) & inner for w in writes):
+                    yield Finding(lp.line_start, lp.line_start, 0.7, None,
+                                  "block-stride loop over a block scaled to several blocks")
+                    return
 
     @staticmethod
     def _one_block_strides(model, fn):
@@ -207,9 +266,14 @@ class ThreadCoarsening(Detector):
             if read_back & set(distinct):
                 continue  # in-place updates or exchanges (sorting networks), not new outputs
             group = list(distinct.values())
-            # stores that all execute together: the same enclosing branches
-            path = _branch_path(group[0].node)
-            together = [w for w in group if _branch_path(w.node) == path]
+            # stores that can execute together: not in different branches of one if (bounds
+            # guards of their own, as for a thread's two outputs i and i + blockDim.x, are),
+            # and in the same loops (one store per loop of several loops is one output each)
+            path = dict(_branch_path(group[0].node))
+            loops = [x.id for x in enclosing_loops(group[0].node, fn)]
+            together = [w for w in group if all(path.get(i, side) == side
+                                                for i, side in _branch_path(w.node))
+                        and [x.id for x in enclosing_loops(w.node, fn)] == loops]
             keys = [squash(model.text_of(w.index_node)) for w in together]
             bases = {re.sub(r"\+\d+$", "", k.strip("[]")) for k in keys}
             if len(together) >= 2 and not (len(bases) == 1 and len(together) <= 4):
