@@ -68,10 +68,11 @@ def _scaled_block_offset(model, fn, value: Node) -> bool:
                 or (n.parent is not None and n.parent.type == "binary_expression" and
                     model.text_of(n.parent.child_by_field_name("operator")) == "*"):
             continue
-        texts = [squash(model.text_of(f)) for f in _factors(model, n)]
+        factors = _factors(model, n)
+        texts = [squash(model.text_of(f)) for f in factors]
         idx = [t for t in texts if re.fullmatch(r"blockIdx\.[xyz]", t)]
         dim = [t for t in texts if re.fullmatch(r"blockDim\.[xyz]", t)]
-        rest = [f for f, t in zip(_factors(model, n), texts) if t not in idx + dim]
+        rest = [f for f, t in zip(factors, texts, strict=True) if t not in idx + dim]
         if idx and dim and rest and all(model.eval_int(f, fn) != 1 for f in rest):
             return True
     return False
