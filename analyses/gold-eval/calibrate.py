@@ -34,6 +34,8 @@ from strategylens.detectors import load_detectors  # noqa: E402
 from strategylens.provenance import git_commit  # noqa: E402
 from strategylens.tag import tag_file  # noqa: E402
 
+from evaluate import source_file  # noqa: E402  (this folder; the same file lookup)
+
 TRAIN = ["gold", "gold-heldout", "gold-heldout2", "gold-independent-a", "gold-independent-b"]
 
 
@@ -42,11 +44,12 @@ def examples(gold_dir: Path, catalog, detectors) -> list[dict]:
     out = []
     for name, spec in labels.items():
         ref = ROOT / "tasks" / str(spec.get("task")) / "reference.c"
+        path = source_file(gold_dir, name, spec)
         try:
-            result = tag_file(gold_dir / spec.get("path", name), detectors=detectors, catalog=catalog,
+            result = tag_file(path, detectors=detectors, catalog=catalog,
                               reference=ref.read_bytes() if ref.is_file() else None)
         except TypeError:  # a tagger from before reference-relative evidence (--dump on it)
-            result = tag_file(gold_dir / spec.get("path", name), detectors=detectors, catalog=catalog)
+            result = tag_file(path, detectors=detectors, catalog=catalog)
         present, unsure = spec.get("present") or {}, set(spec.get("unsure") or [])
         for lb in result.labels:
             if lb.id not in unsure:

@@ -33,6 +33,17 @@ from strategylens.tag import tag_file
 GOLD = REPO_ROOT / "tests" / "fixtures" / "gold"
 
 
+def source_file(gold_dir: Path, name: str, spec: dict) -> Path:
+    """The labelled file: ``path`` from the entry, else beside the labels, else in ``files/``
+    (where ``sets/fetch_public.py`` puts third-party files); a missing file stops the run, since
+    scoring it as tagged with nothing would count every label as a miss."""
+    for path in (gold_dir / spec.get("path", name), gold_dir / "files" / name):
+        if path.is_file():
+            return path
+    sys.exit(f"error: {gold_dir / name}: labelled file not found (beside labels.yaml or in files/); "
+             "for a public set run sets/fetch_public.py first")
+
+
 def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labels.yaml") -> dict:
     labels = yaml.safe_load((gold_dir / labels_file).read_text())
     catalog = load_catalog()
@@ -41,7 +52,8 @@ def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labe
     files, tp, fp, fn, line_hits = [], {}, {}, {}, {}
     for name, spec in labels.items():
         ref = REPO_ROOT / "tasks" / str(spec.get("task")) / "reference.c"
-        result = tag_file(gold_dir / spec.get("path", name), detectors=detectors, index=index, catalog=catalog,
+        path = source_file(gold_dir, name, spec)
+        result = tag_file(path, detectors=detectors, index=index, catalog=catalog,
                           reference=ref.read_bytes() if ref.is_file() else None)
         for w in result.warnings:
             if "failed:" in w:
