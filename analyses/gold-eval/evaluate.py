@@ -35,13 +35,15 @@ GOLD = REPO_ROOT / "tests" / "fixtures" / "gold"
 
 def source_file(gold_dir: Path, name: str, spec: dict) -> Path:
     """The labelled file: ``path`` from the entry, else beside the labels, else in ``files/``
-    (where ``sets/fetch_public.py`` puts third-party files); a missing file stops the run, since
+    (where ``sets/fetch_public.py`` puts third-party files), else in ``solutions/`` (a task of the
+    corpus, whose ``reference.c`` is the files' reference); a missing file stops the run, since
     scoring it as tagged with nothing would count every label as a miss."""
-    for path in (gold_dir / spec.get("path", name), gold_dir / "files" / name):
+    for path in (gold_dir / spec.get("path", name), gold_dir / "files" / name,
+                 gold_dir / "solutions" / name):
         if path.is_file():
             return path
-    sys.exit(f"error: {gold_dir / name}: labelled file not found (beside labels.yaml or in files/); "
-             "for a public set run sets/fetch_public.py first")
+    sys.exit(f"error: {gold_dir / name}: labelled file not found (beside labels.yaml, in files/ or "
+             "in solutions/); for a public set run sets/fetch_public.py first")
 
 
 def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labels.yaml") -> dict:
@@ -52,6 +54,8 @@ def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labe
     files, tp, fp, fn, line_hits = [], {}, {}, {}, {}
     for name, spec in labels.items():
         ref = REPO_ROOT / "tasks" / str(spec.get("task")) / "reference.c"
+        if not ref.is_file():
+            ref = gold_dir / "reference.c"
         path = source_file(gold_dir, name, spec)
         result = tag_file(path, detectors=detectors, index=index, catalog=catalog,
                           reference=ref.read_bytes() if ref.is_file() else None)
