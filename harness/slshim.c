@@ -12,7 +12,8 @@
  * first CUDA_LINES_MAX of them), which the parent keeps in the failure's detail. The calls go on
  * to the runtime unchanged. Time spent page-locking host memory (cudaHostRegister and
  * cudaHostUnregister) is summed for sl_shim_pin_ns: the cross-call probe leaves it out, as
- * locking pages the process never locked before costs more than locking them again.
+ * locking pages the process never locked before costs more than locking them again. Device
+ * allocations made while armed are counted until freed (sl_shim_live_bytes).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -290,3 +291,126 @@ cuda_error_t cudaHostUnregister(void *ptr) {
     __atomic_add_fetch(&pin_ns, now_ns() - t0, __ATOMIC_RELAXED);
     return e;
 }
+
+/* ---- device memory the solution allocated and still holds ----
+ * Allocations made while armed (the load and the calls) are remembered with their sizes until
+ * freed, so the audit can tell the solution's own buffers kept between calls from memory the
+ * driver keeps for itself (a graph's executable, local memory for stack frames). Runtime API
+ * only; more than LIVE_MAX live allocations stop the count (sl_shim_live_bytes returns -1). */
+#define LIVE_MAX 8192
+static struct { void *ptr; size_t size; } live[LIVE_MAX];
+static int n_live = 0, live_overflow = 0;
+static long long live_bytes = 0;
+static volatile char live_lock = 0;
+
+static void lock_live(void) { while (__atomic_test_and_set(&live_lock, __ATOMIC_ACQUIRE)) ; }
+static void unlock_live(void) { __atomic_clear(&live_lock, __ATOMIC_RELEASE); }
+
+static void live_add(cuda_error_t e, void *ptr, size_t size) {
+    if (e || !armed || !ptr) return;
+    lock_live();
+    if (n_live == LIVE_MAX) {
+        live_overflow = 1;
+    } else {
+        live[n_live].ptr = ptr;
+        live[n_live].size = size;
+        n_live++;
+        live_bytes += (long long)size;
+    }
+    unlock_live();
+}
+
+static void live_remove(void *ptr) {
+    if (!ptr) return;
+    lock_live();
+    for (int i = n_live - 1; i >= 0; i--)
+        if (live[i].ptr == ptr) {
+            live_bytes -= (long long)live[i].size;
+            live[i] = live[--n_live];
+            break;
+        }
+    unlock_live();
+}
+
+long long sl_shim_live_bytes(void) {
+    lock_live();
+    long long b = live_overflow ? -1 : live_bytes;
+    unlock_live();
+    return b;
+}
+
+cuda_error_t cudaMalloc(void **p, size_t size) {
+    RUNTIME(cudaMalloc, cuda_error_t, void **, size_t);
+    if (!real_cudaMalloc) return 3;
+    cuda_error_t e = real_cudaMalloc(p, size);
+    live_add(e, p ? *p : NULL, size);
+    return e;
+}
+
+cuda_error_t cudaMallocManaged(void **p, size_t size, unsigned int flags) {
+    RUNTIME(cudaMallocManaged, cuda_error_t, void **, size_t, unsigned int);
+    if (!real_cudaMallocManaged) return 3;
+    cuda_error_t e = real_cudaMallocManaged(p, size, flags);
+    live_add(e, p ? *p : NULL, size);
+    return e;
+}
+
+cuda_error_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
+    RUNTIME(cudaMallocPitch, cuda_error_t, void **, size_t *, size_t, size_t);
+    if (!real_cudaMallocPitch) return 3;
+    cuda_error_t e = real_cudaMallocPitch(p, pitch, width, height);
+    live_add(e, p ? *p : NULL, pitch ? *pitch * height : width * height);
+    return e;
+}
+
+typedef struct { void *ptr; size_t pitch, xsize, ysize; } sl_pitched_ptr;
+typedef struct { size_t width, height, depth; } sl_extent;
+
+cuda_error_t cudaMalloc3D(sl_pitched_ptr *pp, sl_extent ext) {
+    RUNTIME(cudaMalloc3D, cuda_error_t, sl_pitched_ptr *, sl_extent);
+    if (!real_cudaMalloc3D) return 3;
+    cuda_error_t e = real_cudaMalloc3D(pp, ext);
+    if (pp) live_add(e, pp->ptr, pp->pitch * ext.height * ext.depth);
+    return e;
+}
+
+#define MALLOC_ASYNC(name)                                                                     \
+    cuda_error_t name(void **p, size_t size, void *stream) {                                   \
+        RUNTIME(name, cuda_error_t, void **, size_t, void *);                                  \
+        if (!real_##name) return 3;                                                            \
+        cuda_error_t e = real_##name(p, size, stream);                                         \
+        live_add(e, p ? *p : NULL, size);                                                      \
+        return e;                                                                              \
+    }
+MALLOC_ASYNC(cudaMallocAsync)
+MALLOC_ASYNC(cudaMallocAsync_ptsz)
+
+#define MALLOC_POOL(name)                                                                      \
+    cuda_error_t name(void **p, size_t size, void *pool, void *stream) {                       \
+        RUNTIME(name, cuda_error_t, void **, size_t, void *, void *);                          \
+        if (!real_##name) return 3;                                                            \
+        cuda_error_t e = real_##name(p, size, pool, stream);                                   \
+        live_add(e, p ? *p : NULL, size);                                                      \
+        return e;                                                                              \
+    }
+MALLOC_POOL(cudaMallocFromPoolAsync)
+MALLOC_POOL(cudaMallocFromPoolAsync_ptsz)
+
+cuda_error_t cudaFree(void *ptr) {
+    RUNTIME(cudaFree, cuda_error_t, void *);
+    if (!real_cudaFree) return 3;
+    cuda_error_t e = real_cudaFree(ptr);
+    if (!e) live_remove(ptr);
+    return e;
+}
+
+#define FREE_ASYNC(name)                                                                       \
+    cuda_error_t name(void *ptr, void *stream) {                                               \
+        RUNTIME(name, cuda_error_t, void *, void *);                                           \
+        if (!real_##name) return 3;                                                            \
+        cuda_error_t e = real_##name(ptr, stream);                                             \
+        if (!e) live_remove(ptr);                                                              \
+        return e;                                                                              \
+    }
+FREE_ASYNC(cudaFreeAsync)
+FREE_ASYNC(cudaFreeAsync_ptsz)

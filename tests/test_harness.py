@@ -679,6 +679,41 @@ def test_device_memory_kept_between_calls_is_cross_call_state():
     assert "16 MiB of device memory stays allocated" in flags["cross-call-state"]
 
 
+def _counted_trace(mem_kept: int, live: list[int], base: int = 0) -> dict:
+    """A trace with the shim's count of the solution's live allocations after each timed call."""
+    tr = honest_trace(mem_after_load=1 << 30, live_after_load=base)
+    timed = [t for t in tr["trials"] if t["phase"] == "timed"]
+    for t in tr["trials"]:
+        t["mem_used"] = (1 << 30) + mem_kept
+    for i, t in enumerate(timed):
+        b = live[i % len(live)]
+        t["live_bytes"] = b
+    return tr
+
+
+def test_the_solutions_own_allocations_decide_kept_memory_when_counted():
+    # all freed: 16 MiB the device holds beyond them is the driver's (a graph's executable)
+    assert A.kept_alloc_bytes(_counted_trace(16 << 20, [0])) == 0
+    assert A.audit(_counted_trace(16 << 20, [0])) == {}
+    # one buffer of 4 KiB held after every call is kept state, however small
+    flags = A.audit(_counted_trace(2 << 20, [4096]))
+    assert flags == {"cross-call-state": "4096 B that the solution allocated stays allocated "
+                     "after every call: device buffers survive between calls of the entry point"}
+    # held after some calls and freed after others: not kept after every call
+    assert A.kept_alloc_bytes(_counted_trace(0, [4096, 0])) == 0
+    # buffers allocated at load are the baseline, as the device's used memory is
+    assert A.audit(_counted_trace(64 << 20, [64 << 20], base=64 << 20)) == {}
+    assert A.kept_alloc_bytes(_counted_trace(0, [(64 << 20) + 8], base=64 << 20)) == 8
+    # memory no counted allocation explains counts only when large
+    flags = A.audit(_counted_trace(300 << 20, [0]))
+    assert flags["cross-call-state"] == (
+        "300 MiB of device memory stays allocated after every call, allocated outside the "
+        "runtime calls the harness sees: device buffers survive between calls of the entry point")
+    # more live allocations than the shim keeps (-1): the device's used memory decides
+    assert A.kept_alloc_bytes(_counted_trace(16 << 20, [-1])) is None
+    assert set(A.audit(_counted_trace(16 << 20, [-1]))) == {"cross-call-state"}
+
+
 def _stack_trace(kept: int, frame: int | None = 16384, base: int | None = 1024) -> dict:
     """AccelEval's max_flow_push_relabel baseline on the H200: one thread, a 16 KiB stack frame,
     3962 MiB still allocated after every call (132 SMs x 2048 threads)."""

@@ -28,7 +28,7 @@ HERE = Path(__file__).parent
 FAKE = HERE / "fixtures" / "fake_device"
 SAXPY = HERE / "fixtures" / "harness_task" / "saxpy"
 CHEATS = {"honest": 0, "stale": 1, "partial": 2, "mutation": 3, "async": 4, "wrong": 5,
-          "exit": 6, "pin": 7}
+          "exit": 6, "pin": 7, "keep": 8, "graph": 9}
 # Flags decided from what the calls wrote and read. The timing flags (timer-tamper,
 # host-compute, ...) mean nothing with a host-clock device on a shared CPU.
 CONTENT_FLAGS = {"stale-output", "partial-output", "input-mutation", "nan-output", "precision"}
@@ -323,3 +323,34 @@ def test_page_locking_time_is_timed_and_left_out_of_the_cross_call_probe(task, n
     for t in trace["trials"]:  # the same trace read without the shim's count
         t.pop("pin_ms", None)
     assert "served from a cache" in A.check_cross_call_state(trace)
+
+
+def test_a_device_buffer_kept_between_calls_is_cross_call_state_at_any_size(task, native,
+                                                                           solutions, small_sets):
+    # 16 KiB kept from the first call on: far under what the device's used memory can tell
+    # from driver pages, but the shim counted the allocation and saw no free
+    trace = run(task, native, solutions["keep"], small_sets)
+    assert trace["status"] == "ok", trace["detail"]
+    assert trace["live_after_load"] == 0
+    timed = [t for t in trace["trials"] if t["phase"] == "timed"]
+    assert {t["live_bytes"] for t in timed} == {4096 * 4}
+    assert A.kept_alloc_bytes(trace) == 4096 * 4
+    assert A.check_cross_call_state(trace) == (
+        "16384 B that the solution allocated stays allocated after every call: device buffers "
+        "survive between calls of the entry point")
+    for t in trace["trials"]:  # the same trace read without the shim's count: 16 KiB is noise
+        t.pop("live_bytes", None)
+    assert A.kept_alloc_bytes(trace) is None
+    assert "stays allocated" not in (A.check_cross_call_state(trace) or "")
+
+
+def test_memory_the_driver_keeps_is_not_the_solutions(task, native, solutions, small_sets):
+    # the solution frees all it allocates; the stand-in driver keeps 16 MiB for a graph, as the
+    # H200 did for knapsack/graph.cu at large (flagged before the shim counted allocations)
+    trace = run(task, native, solutions["graph"], small_sets)
+    assert trace["status"] == "ok", trace["detail"]
+    assert A.persistent_bytes(trace) == 16 << 20 and A.kept_alloc_bytes(trace) == 0
+    assert "stays allocated" not in (A.check_cross_call_state(trace) or "")
+    for t in trace["trials"]:
+        t.pop("live_bytes", None)
+    assert A.check_cross_call_state(trace).startswith("16 MiB of device memory stays allocated")

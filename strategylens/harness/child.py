@@ -428,8 +428,15 @@ def child_main() -> None:
         entry.argtypes = [ctypes.c_void_p if p["kind"] == "array" else DTYPES[p["dtype"]].ctype
                           for p in buffers.params]
         entry.restype = None
+    libc = ctypes.CDLL(None)
+    pin_ns = getattr(libc, "sl_shim_pin_ns", None)  # page-locking time (the shim's count)
+    live_bytes = getattr(libc, "sl_shim_live_bytes", None)  # the solution's live allocations
+    for f in (pin_ns, live_bytes):
+        if f is not None:
+            f.restype = ctypes.c_longlong
+    owned = {"live_bytes": live_bytes()} if live_bytes is not None else {}
     reply(op="loaded", sandbox=sandbox, fp_before=fp_before, fp_after=fingerprints(), load=load,
-          mem_used=mem_used(), threads=_threads(), **info)
+          mem_used=mem_used(), threads=_threads(), **owned, **info)
 
     args: list = []
     out = (ctypes.c_double * 3)()
@@ -440,10 +447,6 @@ def child_main() -> None:
         entry(*args)
         arm(0)
 
-    libc = ctypes.CDLL(None)
-    pin_ns = getattr(libc, "sl_shim_pin_ns", None)  # page-locking time (the shim's count)
-    if pin_ns is not None:
-        pin_ns.restype = ctypes.c_longlong
 
     class _Timespec(ctypes.Structure):
         _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
@@ -515,6 +518,8 @@ def child_main() -> None:
             if profile:
                 res["profile"] = prof.stop()
             res.update(mem_used=mem_used(), threads=_threads())
+            if live_bytes is not None:
+                res["live_bytes"] = live_bytes()
             reply(op="stats", **res)
             if e:
                 return

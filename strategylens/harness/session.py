@@ -191,6 +191,8 @@ class Session:
                "return_pending": msg.get("return_pending")}
         if msg.get("pin_ms"):
             rec["pin_ms"] = msg["pin_ms"]
+        if msg.get("live_bytes") is not None:
+            rec["live_bytes"] = msg["live_bytes"]
         if "return_checked" in msg:
             rec.update(return_checked=msg["return_checked"], return_changed=msg["return_changed"])
         if msg.get("profile") is not None:
@@ -251,6 +253,7 @@ class Session:
             self.shim_from = len(self.child.shim_lines)
         self.trace.update({k: self.loaded.get(k) for k in LOADED_KEYS},
                           mem_after_load=self.loaded.get("mem_used"),
+                          live_after_load=self.loaded.get("live_bytes"),
                           stack_bytes_max=max((k["stack_bytes"] for k in self.build.kernels),
                                               default=0))
 
