@@ -91,7 +91,7 @@ def structural_contrast(data: AnalysisData | pd.DataFrame, fit: EffectsFit | Non
         counts = {"structural": table[s_ids].sum(axis=1).to_numpy(dtype=float),
                   "micro": table[m_ids].sum(axis=1).to_numpy(dtype=float)}
         author = fit_kwargs.get("author", True)
-        keep, _ = collinear_screen(table.assign(**counts), {k: [k] for k in counts}, author)
+        keep, _ = collinear_screen(_with_columns(table, counts), {k: [k] for k in counts}, author)
         if keep == ["structural", "micro"] or set(keep) == set(counts):
             model = fit_model(build_design(table, counts, author),
                               inference=fit_kwargs.get("inference", "auto"),
@@ -207,7 +207,7 @@ def size_effects(data: AnalysisData | pd.DataFrame, fit: EffectsFit | None = Non
                                           f"{min_tasks})")
             else:
                 cols[f"{name}@{label}"] = col
-    keep, dropped = collinear_screen(table.assign(**cols), {c: [c] for c in cols}, author)
+    keep, dropped = collinear_screen(_with_columns(table, cols), {c: [c] for c in cols}, author)
     for c, partners in dropped.items():
         name, label = c.rsplit("@", 1)
         reasons[(name, label)] = ("perfectly collinear with the fixed effects"
@@ -398,3 +398,7 @@ def compare_methods(effects: pd.DataFrame, acceleval: pd.DataFrame) -> pd.DataFr
     return out
 
 
+def _with_columns(table: pd.DataFrame, cols: dict) -> pd.DataFrame:
+    """``table`` with ``cols`` added in one step (``assign`` inserts them one by one, which
+    pandas warns fragments a frame of a hundred strategy-by-size columns)."""
+    return pd.concat([table, pd.DataFrame(cols, index=table.index)], axis=1)
