@@ -202,7 +202,8 @@ def report(out: Path) -> dict:
                             "median_abs_dev": float(dev[m["size"] == z].median())
                             if (m["size"] == z).any() else None} for z in REPEAT_SIZES},
             "ratios": {f"{r.task}|{r.solution}|{r.size}": round(float(r.ratio), 4)
-                       for r in m.itertuples()}}
+                       for r in m.itertuples()},
+            "components": repeat_components(m)}
     ch = _rows(out / "cheats")
     if ch is not None and not ch.empty:
         res["cheats"] = {f"{Path(r.solution).stem} {r.size}": {
@@ -213,6 +214,25 @@ def report(out: Path) -> dict:
     (out / "summary.json").write_text(json.dumps(res, indent=1, sort_keys=True))
     (out / "summary.md").write_text(markdown(res))
     return res
+
+
+COMPONENTS = {"kernel": "kernel_ms", "h2d": "h2d_ms", "d2h": "d2h_ms",
+              "host_cpu": "host_cpu_ms_median"}
+
+
+def repeat_components(m) -> dict:
+    """Per pair, b / a of the profiled kernel, copy and host CPU times beside the end-to-end
+    median: which part of the call moved between the two children."""
+    out = {}
+    for r in m.to_dict("records"):
+        row = {"e2e": round(float(r["ratio"]), 4)}
+        for name, col in COMPONENTS.items():
+            a, b = r.get(f"{col}_a"), r.get(f"{col}_b")
+            row[name] = (round(float(b) / float(a), 4)
+                         if a is not None and b is not None and np.isfinite(a) and np.isfinite(b)
+                         and a > 0 else None)
+        out[f"{r['task']}|{r['solution']}|{r['size']}"] = row
+    return out
 
 
 def expected_flags(path: Path) -> set[str]:
@@ -243,8 +263,14 @@ def markdown(res: dict) -> str:
         lines += ["## reproducibility (two children of one call)", "",
                   f"- {r['pairs']} pairs over {r['solutions']} solutions; {r['within_2pct']} within 2 %",
                   f"- median |ratio - 1| {r['median_abs_dev']}, max {r['max_abs_dev']}",
-                  f"- by size: {r['by_size']}", "", "| task, solution, size | b / a |", "|---|---|"]
-        lines += [f"| {k} | {v} |" for k, v in sorted(r["ratios"].items())]
+                  f"- by size: {r['by_size']}", "",
+                  "b / a of the end-to-end median and of the profiled parts (kernels, copies each "
+                  "way, host CPU time of the call):", "",
+                  "| task, solution, size | e2e | kernels | h2d | d2h | host CPU |",
+                  "|---|---|---|---|---|---|"]
+        comp = r.get("components") or {k: {"e2e": v} for k, v in r["ratios"].items()}
+        lines += ["| " + " | ".join([k] + [str(c.get(n, "")) for n in ("e2e", *COMPONENTS)]) + " |"
+                  for k, c in sorted(comp.items())]
         lines.append("")
     if "cheats" in res:
         missed = {k: v for k, v in res["cheats"].items() if v["missed"]}
