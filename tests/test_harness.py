@@ -873,3 +873,44 @@ def test_launch_failures_name_the_hidden_kernel_stub(task, tmp_path):
     assert named[0] == line.replace(f"@0x{int(stub[0], 16):x}", stub[2])
     assert named[1] == "cudaGetLastError returned cudaErrorInvalidValue"
     assert H.name_launches([line], None) == [line]  # no library: left as the shim wrote it
+
+
+# ---- where the child runs ---------------------------------------------------------------
+
+def test_cpu_lists_parse_as_the_kernel_writes_them():
+    from strategylens.harness.device import parse_cpulist
+
+    assert parse_cpulist("0-3,8,10-11\n") == {0, 1, 2, 3, 8, 10, 11}
+    for bad, why in (("3-1", "runs backwards"), ("two", "expected numbers"), ("1,,2", "expected")):
+        with pytest.raises(ValueError, match=why):
+            parse_cpulist(bad)
+
+
+def test_gpu_local_cpus_come_from_the_devices_pci_node(tmp_path, monkeypatch):
+    from strategylens.harness import device
+
+    node = tmp_path / "0000:1a:00.0"
+    node.mkdir()
+    (node / "local_cpulist").write_text("0-3,8\n")
+    asked = []
+    monkeypatch.setattr(device, "_smi", lambda q, d=None: asked.append((q, d)) or "00000000:1A:00.0")
+    assert device.gpu_local_cpus(1, str(tmp_path)) == {0, 1, 2, 3, 8}
+    assert asked == [("pci.bus_id", 1)]
+    monkeypatch.setattr(device, "_smi", lambda q, d=None: "")  # no nvidia-smi: unknown
+    assert device.gpu_local_cpus(2, str(tmp_path)) == frozenset()
+
+
+def test_child_cpus_are_checked_against_the_cpus_allowed_here(monkeypatch):
+    from strategylens.harness import device
+
+    monkeypatch.setattr(device.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    assert device.child_cpus("") is None
+    assert device.child_cpus("1-2,7") == [1, 2]
+    monkeypatch.setattr(device, "gpu_local_cpus", lambda d: frozenset({2, 3, 4}))
+    assert device.child_cpus("gpu-local") == [2, 3]
+    with pytest.raises(ValueError, match="no CPU of \\[8, 9\\] is available here"):
+        device.child_cpus("8-9")
+    with pytest.raises(ValueError, match="is not"):
+        H.RunConfig(child_per="neither")
+    with pytest.raises(ValueError, match="expected numbers"):
+        H.RunConfig(child_cpus="local")

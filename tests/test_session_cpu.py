@@ -354,3 +354,14 @@ def test_memory_the_driver_keeps_is_not_the_solutions(task, native, solutions, s
     for t in trace["trials"]:
         t.pop("live_bytes", None)
     assert A.check_cross_call_state(trace).startswith("16 MiB of device memory stays allocated")
+
+
+def test_the_child_runs_on_the_cpus_it_was_given(task, native, solutions, small_sets):
+    import os
+
+    cpu = min(os.sched_getaffinity(0))
+    trace = run(task, native, solutions["honest"], small_sets, child_cpus=str(cpu))
+    assert trace["status"] == "ok", trace["detail"]
+    assert trace["child_cpus"] == [cpu]
+    assert len(run(task, native, solutions["honest"], small_sets)["child_cpus"]) == len(
+        os.sched_getaffinity(0))

@@ -14,6 +14,9 @@ Parts, each into its own store under OUT:
 ``after``   ``RunConfig()``: resident inputs, sampled output checks, one child per solution.
 ``repeat``  ``RunConfig()`` twice (stores ``repeat-a``, ``repeat-b``) at medium and large: the
             same solutions in separate child processes of this one call.
+``repeat-pinned``  the same with each child on one CPU, the last of the GPU's local CPUs (of
+            every CPU where sysfs does not say), ``RunConfig(child_cpus=...)``; stores
+            ``repeat-pinned-a``, ``-b``. The baselines' host side is one thread.
 ``cheats``  ``RunConfig()`` on the harness fixture's cheating solutions (tests/cheats/) at every
             size: each must still raise the flags its first line names.
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -46,7 +50,7 @@ from strategylens.tasks.refrun import Cores  # noqa: E402
 FIXTURE = ROOT / "tests" / "fixtures" / "harness_task" / "saxpy"
 SIZES = ("small", "medium", "large")
 REPEAT_SIZES = ("medium", "large")
-PARTS = ("before", "after", "repeat", "cheats")
+PARTS = ("before", "after", "repeat", "repeat-pinned", "cheats")
 CHEATS = ROOT / "tests" / "cheats"
 
 
@@ -90,6 +94,14 @@ def missing(store: Path, t, sols, sizes) -> bool:
     return any((t.id, solution_id(s), z) not in have for s in sols for z in sizes)
 
 
+def one_cpu(device: int) -> int:
+    """The CPU the pinned repeat runs its children on: the last of the GPU's local CPUs."""
+    from strategylens.harness.device import gpu_local_cpus  # noqa: PLC0415
+
+    allowed = os.sched_getaffinity(0)
+    return max((set(gpu_local_cpus(device)) & allowed) or allowed)
+
+
 def run(args) -> None:
     out = Path(args.out)
     work = plan([x for x in args.tasks.split(",") if x], args.solutions)
@@ -97,7 +109,8 @@ def run(args) -> None:
     t_start = time.monotonic()
     precompute(work, args.jobs)
     base = {"measure_s": args.measure_s, "solution_timeout_s": 180}
-    configs = {"before": RunConfig.legacy(**base), "after": RunConfig(**base)}
+    configs = {"before": RunConfig.legacy(**base), "after": RunConfig(**base),
+               "pinned": RunConfig(child_cpus=str(one_cpu(args.device)), **base)}
 
     def go(names: tuple[str, ...], t, sols, sizes, cfg) -> None:
         """Run the parts ``names`` for task t back to back (all of them in this call or none)."""
@@ -122,9 +135,10 @@ def run(args) -> None:
         for name in ("before", "after"):
             if name in parts:
                 go((name,), t, sols, SIZES, configs[name])
-    if "repeat" in parts:
-        for t, sols in work:
-            go(("repeat-a", "repeat-b"), t, sols, REPEAT_SIZES, configs["after"])
+    for part, cfg in (("repeat", configs["after"]), ("repeat-pinned", configs["pinned"])):
+        if part in parts:
+            for t, sols in work:
+                go((f"{part}-a", f"{part}-b"), t, sols, REPEAT_SIZES, cfg)
     if "cheats" in parts:
         go(("cheats",), load_task(FIXTURE), sorted(CHEATS.glob("*.cu")), SIZES, configs["after"])
     log(f"total: {time.monotonic() - t_start:.1f} s")
@@ -186,24 +200,10 @@ def report(out: Path) -> dict:
             "pairs": int(len(ratio)), "median": float(ratio.median()) if len(ratio) else None,
             "min": float(ratio.min()) if len(ratio) else None,
             "max": float(ratio.max()) if len(ratio) else None}
-    ra, rb = _rows(out / "repeat-a"), _rows(out / "repeat-b")
-    if ra is not None and rb is not None and not ra.empty and not rb.empty:
-        m = ra.merge(rb, on=["task", "solution", "size"], suffixes=("_a", "_b"))
-        m = m[m["size"].isin(REPEAT_SIZES)]
-        m = m.assign(ratio=m["e2e_ms_median_b"] / m["e2e_ms_median_a"]).dropna(subset=["ratio"])
-        dev = (m["ratio"] - 1).abs()
-        res["repeat"] = {
-            "pairs": int(len(m)), "solutions": int(m[["task", "solution"]].drop_duplicates().shape[0]),
-            "within_2pct": int((dev <= 0.02).sum()),
-            "median_abs_dev": float(dev.median()) if len(m) else None,
-            "max_abs_dev": float(dev.max()) if len(m) else None,
-            "by_size": {z: {"pairs": int((m["size"] == z).sum()),
-                            "within_2pct": int((dev[m["size"] == z] <= 0.02).sum()),
-                            "median_abs_dev": float(dev[m["size"] == z].median())
-                            if (m["size"] == z).any() else None} for z in REPEAT_SIZES},
-            "ratios": {f"{r.task}|{r.solution}|{r.size}": round(float(r.ratio), 4)
-                       for r in m.itertuples()},
-            "components": repeat_components(m)}
+    for part in ("repeat", "repeat-pinned"):
+        pair = repeat_summary(_rows(out / f"{part}-a"), _rows(out / f"{part}-b"))
+        if pair:
+            res[part] = pair
     ch = _rows(out / "cheats")
     if ch is not None and not ch.empty:
         res["cheats"] = {f"{Path(r.solution).stem} {r.size}": {
@@ -214,6 +214,29 @@ def report(out: Path) -> dict:
     (out / "summary.json").write_text(json.dumps(res, indent=1, sort_keys=True))
     (out / "summary.md").write_text(markdown(res))
     return res
+
+
+def repeat_summary(ra, rb) -> dict | None:
+    """The two children's medians of each (solution, size) compared: pairs within 2 %, the
+    deviations, and each pair's ratios."""
+    if ra is None or rb is None or ra.empty or rb.empty:
+        return None
+    m = ra.merge(rb, on=["task", "solution", "size"], suffixes=("_a", "_b"))
+    m = m[m["size"].isin(REPEAT_SIZES)]
+    m = m.assign(ratio=m["e2e_ms_median_b"] / m["e2e_ms_median_a"]).dropna(subset=["ratio"])
+    dev = (m["ratio"] - 1).abs()
+    return {
+        "pairs": int(len(m)), "solutions": int(m[["task", "solution"]].drop_duplicates().shape[0]),
+        "within_2pct": int((dev <= 0.02).sum()),
+        "median_abs_dev": float(dev.median()) if len(m) else None,
+        "max_abs_dev": float(dev.max()) if len(m) else None,
+        "by_size": {z: {"pairs": int((m["size"] == z).sum()),
+                        "within_2pct": int((dev[m["size"] == z] <= 0.02).sum()),
+                        "median_abs_dev": float(dev[m["size"] == z].median())
+                        if (m["size"] == z).any() else None} for z in REPEAT_SIZES},
+        "ratios": {f"{r.task}|{r.solution}|{r.size}": round(float(r.ratio), 4)
+                   for r in m.itertuples()},
+        "components": repeat_components(m)}
 
 
 COMPONENTS = {"kernel": "kernel_ms", "h2d": "h2d_ms", "d2h": "d2h_ms",
@@ -258,9 +281,12 @@ def markdown(res: dict) -> str:
         lines.append("")
     if "after_over_before_e2e" in res:
         lines += [f"after / before end-to-end medians: {res['after_over_before_e2e']}", ""]
-    if "repeat" in res:
-        r = res["repeat"]
-        lines += ["## reproducibility (two children of one call)", "",
+    for part, title in (("repeat", "reproducibility (two children of one call)"),
+                        ("repeat-pinned", "reproducibility, children on the GPU's local CPUs")):
+        if part not in res:
+            continue
+        r = res[part]
+        lines += [f"## {title}", "",
                   f"- {r['pairs']} pairs over {r['solutions']} solutions; {r['within_2pct']} within 2 %",
                   f"- median |ratio - 1| {r['median_abs_dev']}, max {r['max_abs_dev']}",
                   f"- by size: {r['by_size']}", "",
@@ -289,6 +315,7 @@ def main() -> int:
     ap.add_argument("--solutions", default="baseline.cu",
                     help="file-name glob of the solutions each task runs")
     ap.add_argument("--jobs", type=int, default=12)
+    ap.add_argument("--device", type=int, default=0)
     ap.add_argument("--measure-s", type=float, default=2.0)
     ap.add_argument("--deadline-s", type=float, default=1e9,
                     help="start no new (part, task) after this many seconds")

@@ -66,6 +66,10 @@ def command(
     landlock: bool = typer.Option(True, help="Restrict the child's filesystem with Landlock."),
     cupti: bool = typer.Option(True, help="Profile with CUPTI (cupti-python) when available."),
     remeasure_cpu: bool = typer.Option(False, help="Time the CPU reference again, ignoring the cache."),
+    child_cpus: str = typer.Option("", "--child-cpus",
+                                   help="CPUs each solution's child may run on: gpu-local (the "
+                                        "GPU's NUMA node) or a list such as 2-7,10 (default: "
+                                        "any)."),
     arch: str = typer.Option(None, help="nvcc -arch (default: from the GPU found now, else "
                                         "sm_90)."),
     legacy: bool = typer.Option(False, "--legacy",
@@ -141,9 +145,14 @@ def command(
     if build_only:
         _build_only(loaded, arch, fmt, compile_all)
     make = RunConfig.legacy if legacy else RunConfig
-    cfg = make(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise, min_trials=min_trials,
-               call_timeout_s=call_timeout_s, solution_timeout_s=solution_timeout_s,
-               mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock, cupti=cupti)
+    try:
+        cfg = make(warmup_s=warmup_s, measure_s=measure_s, noise_target=noise,
+                   min_trials=min_trials, call_timeout_s=call_timeout_s,
+                   solution_timeout_s=solution_timeout_s,
+                   mem_limit_bytes=int(mem_limit_gib * (1 << 30)), landlock=landlock, cupti=cupti,
+                   child_cpus=child_cpus)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     if cluster:
         _on_cluster(cluster, cluster_config, loaded, size_list, store, cfg, arch, remeasure_cpu)
     from strategylens.cli.common import Steps

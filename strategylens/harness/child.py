@@ -341,6 +341,8 @@ def child_main() -> None:
         wr.flush()
 
     setup = json.loads(rd.readline())
+    if setup.get("cpus"):  # before CUDA starts its threads, which inherit the set
+        os.sched_setaffinity(0, setup["cpus"])
     lib = ctypes.CDLL(setup["slchild"], mode=ctypes.RTLD_GLOBAL)
     lib.sl_code_fingerprint.restype = ctypes.c_uint64
     lib.sl_bandwidth.restype = ctypes.c_double
@@ -375,7 +377,8 @@ def child_main() -> None:
     resident = lib.sl_resident_threads(int(setup.get("device", 0)))
     info: dict[str, Any] = {"l2_bytes": l2.value, "cupti": bool(prof and prof.available),
                             "resident_threads": resident, "stack_limit": lib.sl_stack_limit(),
-                            "cupti_error": prof.error if prof else "disabled"}
+                            "cupti_error": prof.error if prof else "disabled",
+                            "child_cpus": sorted(os.sched_getaffinity(0))}
     if setup.get("bandwidth_bytes"):
         nb = int(setup["bandwidth_bytes"])
         info["bandwidth"] = {f"{'pinned' if p else 'pageable'}_{'h2d' if d == 0 else 'd2h'}":

@@ -37,13 +37,14 @@ import numpy as np
 
 from strategylens.harness.buffers import SharedBuffers
 from strategylens.harness.build import BuildResult, name_launches
+from strategylens.harness.device import child_cpus, parse_cpulist
 from strategylens.harness.sandbox import Child, ChildFailed, allowed_paths
 from strategylens.harness.stopping import MaxTrials, MinTime, RelNoise, Stopping, TimeBudget
 from strategylens.harness.validate import VERDICT_KEYS, validate, validate_sample
 
 ROUNDTRIP_CALLS = 100
 LOADED_KEYS = ("sandbox", "fp_before", "fp_after", "load", "cupti", "cupti_error",
-               "resident_threads", "stack_limit")
+               "resident_threads", "stack_limit", "child_cpus")
 
 
 @dataclass
@@ -76,12 +77,16 @@ class RunConfig:
     text_budget_s: float = 30.0     # AccelEval tasks: parent time for reading text outputs of
                                     # timed calls whose output bytes changed, per size
     return_samples: int = 1024      # output elements copied at the return of untimed calls
+    child_cpus: str = ""            # CPUs the child may run on: "" (any), "gpu-local" (the
+                                    # GPU's NUMA node, from sysfs) or a list such as "2-7,10"
 
     def __post_init__(self) -> None:
         if self.io not in ("resident", "rewrite"):
             raise ValueError(f"RunConfig.io: {self.io!r} is not 'resident' or 'rewrite'")
         if self.child_per not in ("solution", "size"):
             raise ValueError(f"RunConfig.child_per: {self.child_per!r} is not 'solution' or 'size'")
+        if self.child_cpus not in ("", "gpu-local"):
+            parse_cpulist(self.child_cpus)  # raises ValueError naming the problem
 
     @classmethod
     def legacy(cls, **kw) -> RunConfig:
@@ -120,7 +125,7 @@ def start_child(build: BuildResult, layouts: dict[str, SharedBuffers], first: st
     setup = {"so_path": build.so_path, "layouts": {k: b.setup() for k, b in layouts.items()},
              "layout": first, "device": cfg.device, "cupti": cfg.cupti,
              "landlock": cfg.landlock, "ro_paths": allowed_paths(cuda_home), "rw_paths": ["/dev"],
-             "adapter": adapter}
+             "adapter": adapter, "cpus": child_cpus(cfg.child_cpus, cfg.device)}
     child = Child(native, setup, cfg, memfds=[b.memfd for b in layouts.values()],
                   copy_in=copy_in)
     try:
