@@ -22,6 +22,16 @@ def test_agreement_doctests():
     assert doctest.testmod(_load("agreement")).failed == 0
 
 
+def test_score_sets_doctests_and_set_groups():
+    score_sets = _load("score_sets")
+    assert doctest.testmod(score_sets).failed == 0
+    groups = score_sets.groups()
+    assert groups["corpus"] == sorted(p for p in (REPO_ROOT / "tasks").iterdir()
+                                      if (p / "labels.yaml").is_file())
+    assert groups["heldout-domains"] == [HERE / "sets" / "heldout-domains"]
+    assert groups["gold-heldout"] == [REPO_ROOT / "tests" / "fixtures" / "gold-heldout"]
+
+
 def test_evaluate_counts_against_hand_labels(tmp_path: Path):
     (tmp_path / "k.cu").write_text(
         "#include <cuda_runtime.h>\n"

@@ -34,6 +34,7 @@ from strategylens.detectors import load_detectors  # noqa: E402
 from strategylens.provenance import git_commit  # noqa: E402
 from strategylens.tag import tag_file  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from evaluate import source_file  # noqa: E402  (this folder; the same file lookup)
 
 TRAIN = ["gold", "gold-heldout", "gold-heldout2", "gold-independent-a", "gold-independent-b"]

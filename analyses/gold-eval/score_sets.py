@@ -14,9 +14,10 @@ import json
 import sys
 from pathlib import Path
 
-from evaluate import evaluate
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evaluate import evaluate  # noqa: E402  (this folder)
 
-from strategylens import REPO_ROOT
+from strategylens import REPO_ROOT  # noqa: E402
 
 SETS = REPO_ROOT / "analyses" / "gold-eval" / "sets"
 
@@ -32,6 +33,12 @@ def groups() -> dict[str, list[Path]]:
 
 
 def macro_f1(per_id: dict) -> float | None:
+    """Mean F1 over the IDs that occur in the labels or the tags.
+
+    >>> macro_f1({"A": {"tp": 1, "fp": 0, "fn": 1}, "B": {"tp": 0, "fp": 0, "fn": 0},
+    ...           "C": {"tp": 0, "fp": 1, "fn": 0}})
+    0.333
+    """
     f1 = [2 * v["tp"] / (2 * v["tp"] + v["fp"] + v["fn"]) for v in per_id.values()
           if v["tp"] + v["fp"] + v["fn"]]
     return round(sum(f1) / len(f1), 3) if f1 else None
