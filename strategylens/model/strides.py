@@ -17,14 +17,17 @@ UNKNOWN = None  # a threadIdx.x coefficient that is not linear
 
 def set_stride(access: Access, coef, source: str) -> None:
     """Record a threadIdx.x coefficient on an access: an int stride, a symbolic one (text) or
-    unknown; a fractional coefficient (``tid / 32``) is stride 0 for the lanes of a group."""
+    unknown; a fractional coefficient (``tid / 32``) is stride 0 for the lanes of a group, and
+    one over a multiple of 32 beside a whole part (``tid / 32 + lane``, 33/32) is the whole
+    part, the warp's own term."""
     access.stride_source = source
     if coef is UNKNOWN:
         access.stride_tx, access.stride_expr = None, None
     elif isinstance(coef, str):
         access.stride_tx, access.stride_expr = None, coef
     else:
-        access.stride_tx = int(coef) if coef.denominator == 1 else 0
+        access.stride_tx = int(coef) if coef.denominator == 1 else \
+            round(coef) if coef.denominator % 32 == 0 else 0
         access.stride_expr = str(coef)
 
 
