@@ -443,6 +443,20 @@ class Strides:
             return False
         return [self.thread_axes(a, fn) for a in args] == [{"x"}, {"y"}, {"z"}][:len(args)]
 
+    def _build_size_mask(self, node: Node, fn: Function) -> bool:
+        """``K - 1`` with ``K`` a name that nothing the file sees defines and no local or
+        parameter holds (a size the build supplies, ``TILE_SIZE``): the mask of a power-of-two
+        run of lanes, read as at least a warp's."""
+        node = strip(node)
+        if node is None or node.type != "binary_expression" or \
+                self.text_of(node.child_by_field_name("operator")) != "-" or \
+                self.eval_int(node.child_by_field_name("right"), fn) != 1:
+            return False
+        k = strip(node.child_by_field_name("left"))
+        name = self.text_of(k) if k is not None and k.type == "identifier" else ""
+        return bool(name) and name not in self.macros and \
+            all(p.name != name for p in fn.params) and not self._defs_for(k, name, fn)
+
     def thread_axes(self, node: Node, fn: Function, _seen: set[str] | None = None) -> set[str]:
         """The axes (``x``, ``y``, ``z``) of threadIdx and blockIdx that ``node`` reads, through
         the local variables it uses (``iy = blockIdx.y * blockDim.y + threadIdx.y`` gives y)."""
@@ -648,6 +662,8 @@ class Strides:
                 c = self.warp_stride(fn, ln, depth + 1)
                 if op == "&" and k is not None and k >= 31 and (k + 1) & k == 0:
                     return c  # lane = tid & 31
+                if op == "&" and k is None and self._build_size_mask(rn, fn):
+                    return c  # tgx = tid & (TILE_SIZE - 1), TILE_SIZE from the build
                 if op == ">>" and c is not None and k is not None and k >= 5:
                     return 0  # warp = tid >> 5
                 return None
