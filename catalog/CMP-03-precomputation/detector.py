@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import (Node, ProgramModel, assignment_of, enclosing_loops, line, nodes_of,
-                                short_name, strip)
+from strategylens.model import (Node, ProgramModel, assignment_of, enclosing_loops, inside, line,
+                                nodes_of, short_name, strip)
 
 
 MATH_CALLS = {
@@ -110,8 +110,34 @@ class Precomputation(Detector):
                 writes, reads, self_update = model.shared_array_uses(fn, v.name)
                 if self_update or not reads:
                     continue
+                looped = [r for r in reads if any(not inside(w, lp) for w in writes
+                                                  for lp in enclosing_loops(r, fn))]
                 for w in writes:
                     rhs = assignment_of(w).child_by_field_name("right")
-                    if not model.reads_global(fn, rhs, gnames) and \
-                            self._math_rhs(model, fn, rhs, fn.body) and model.is_reachable(w):
+                    if model.reads_global(fn, rhs, gnames) or not model.is_reachable(w):
+                        continue
+                    if self._math_rhs(model, fn, rhs, fn.body):
                         yield line(w), 0.6, f"per-block table {v.name}"
+                    elif looped and model.computed(fn, rhs) and self._one_thread(model, fn, w) \
+                            and not any(True for _ in nodes_of(rhs, "call_expression")) and \
+                            not model.uses_thread_index(w):
+                        # built once by one thread, then read in a loop over the elements
+                        yield line(w), 0.55, f"per-block table {v.name}"
+
+    @staticmethod
+    def _one_thread(model, fn, node) -> bool:
+        """Inside ``if (threadIdx.x == 0)`` (or a thread-index variable compared to 0)."""
+        tiv = model.thread_index_vars(fn) | {"threadIdx.x"}
+        p = node.parent
+        while p is not None and p != fn.body:
+            if p.type == "if_statement":
+                c = strip(p.child_by_field_name("condition"))
+                if c is not None and c.type == "binary_expression" and \
+                        model.text_of(c.child_by_field_name("operator")) == "==" and \
+                        {model.text_of(strip(c.child_by_field_name("left"))),
+                         model.text_of(strip(c.child_by_field_name("right")))} & tiv and \
+                        "0" in {model.text_of(strip(c.child_by_field_name("left"))),
+                                model.text_of(strip(c.child_by_field_name("right")))}:
+                    return True
+            p = p.parent
+        return False
