@@ -118,26 +118,8 @@ class Precomputation(Detector):
                         continue
                     if self._math_rhs(model, fn, rhs, fn.body):
                         yield line(w), 0.6, f"per-block table {v.name}"
-                    elif looped and model.computed(fn, rhs) and self._one_thread(model, fn, w) \
+                    elif looped and model.computed(fn, rhs) and model.single_thread_guarded(fn, w) \
                             and not any(True for _ in nodes_of(rhs, "call_expression")) and \
                             not model.uses_thread_index(w):
                         # built once by one thread, then read in a loop over the elements
                         yield line(w), 0.55, f"per-block table {v.name}"
-
-    @staticmethod
-    def _one_thread(model, fn, node) -> bool:
-        """Inside ``if (threadIdx.x == 0)`` (or a thread-index variable compared to 0)."""
-        tiv = model.thread_index_vars(fn) | {"threadIdx.x"}
-        p = node.parent
-        while p is not None and p != fn.body:
-            if p.type == "if_statement":
-                c = strip(p.child_by_field_name("condition"))
-                if c is not None and c.type == "binary_expression" and \
-                        model.text_of(c.child_by_field_name("operator")) == "==" and \
-                        {model.text_of(strip(c.child_by_field_name("left"))),
-                         model.text_of(strip(c.child_by_field_name("right")))} & tiv and \
-                        "0" in {model.text_of(strip(c.child_by_field_name("left"))),
-                                model.text_of(strip(c.child_by_field_name("right")))}:
-                    return True
-            p = p.parent
-        return False
