@@ -118,7 +118,7 @@ class Precomputation(Detector):
                         continue
                     if self._math_rhs(model, fn, rhs, fn.body):
                         yield line(w), 0.6, f"per-block table {v.name}"
-                    elif looped and model.computed(fn, rhs) and model.single_thread_guarded(fn, w) \
+                    elif looped and model.computed(fn, rhs) and model.first_thread_guarded(fn, w) \
                             and not any(True for _ in nodes_of(rhs, "call_expression")) and \
                             not model.uses_thread_index(w):
                         # built once by one thread, then read in a loop over the elements

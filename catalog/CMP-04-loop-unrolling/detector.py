@@ -104,7 +104,7 @@ class LoopUnrolling(Detector):
             if fn.body is None:
                 continue
             for ln, repeats, first in _unrolled_runs(model, fn.body):
-                if model.single_thread_guarded(fn, first):
+                if model.first_thread_guarded(fn, first):
                     continue  # a table one thread sets up once: not a hot loop written out
                 yield Finding(ln, ln, 0.7, float(repeats),
                               f"{repeats} hand-unrolled copies of one statement")
