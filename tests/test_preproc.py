@@ -8,7 +8,7 @@ import json
 
 from strategylens.model import build_model
 from strategylens.model.preproc import (expand_statement_macros, qualify_attribute_macros,
-                                        unwrap_fragment_conditionals)
+                                        resolve_conditionals, unwrap_fragment_conditionals)
 
 
 def test_statement_macros_expand_in_place_and_keep_lines():
@@ -70,6 +70,51 @@ def test_conditional_fragment_inside_a_declaration_is_kept():
     assert out.decode().splitlines() == ["template <int N>", "", "  requires (N > 0)", "",
                                          "__global__ void k(float* x) { x[threadIdx.x] = N; }",
                                          "#if FOO", "int a;", "#endif"]
+
+
+def test_conditionals_resolve_under_one_configuration():
+    src = (b"#ifndef GUARD_H\n#define GUARD_H\n#define T 32\n"
+           b"#if T > 16 && !defined(Q)\nint a;\n#elif __CUDA_ARCH__ > 700\nint b;\n#else\n"
+           b"int c;\n#endif\n"
+           b"#ifdef __CUDA_ARCH__\nint d;\n#endif\n"
+           b"#if OPTION /* a build option */\nint e;\n#else\nint f;\n#endif\n#endif\n")
+    out, assumed = resolve_conditionals(src, "#define Q 1\n", assume=True)
+    assert len(out) == len(src)
+    # Q defined outside: the #elif depends on the pass and the group stays; OPTION is assumed
+    assert [ln.strip() for ln in out.decode().splitlines()] == [
+        "", "#define GUARD_H", "#define T 32", "#if T > 16 && !defined(Q)", "int a;",
+        "#elif __CUDA_ARCH__ > 700", "int b;", "#else", "int c;", "#endif",
+        "#ifdef __CUDA_ARCH__", "int d;", "#endif", "", "int e;", "", "", "", ""]
+    assert assumed == ["OPTION"]
+    out, assumed = resolve_conditionals(src, "", assume=False)
+    assert [ln.strip() for ln in out.decode().splitlines()][3:10] == [
+        "", "int a;", "", "", "", "", ""]
+    assert "int e;" not in out.decode() and "int f;" in out.decode()
+    assert assumed == ["Q", "OPTION"]
+    assert resolve_conditionals(b"#endif\nint a;\n") is None  # directives that do not nest
+
+
+def test_file_that_parses_only_under_one_configuration():
+    src = (b"__global__ void k(const float* x, float* y, int n) {\n"
+           b"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           b"#ifdef CHECKED\n"
+           b"    if (i < n) {\n"
+           b"#else\n"
+           b"    for (; i < n; i += blockDim.x * gridDim.x) {\n"
+           b"#endif\n"
+           b"        y[i] = x[i];\n"
+           b"    }\n"
+           b"}\n")
+    m = build_model(src, "k.cu", index=False)
+    assert m.unbalanced_braces is None and m.unparseable() is None
+    assert [lp.line_start for lp in m.loops] == []  # CHECKED defined: the if branch
+    assert any("read with CHECKED defined" in n for n in m.notes)
+    # a file that parses as written is read as before: the option's branch is dead
+    plain = build_model(b"__global__ void k(float* y, int n) {\n#ifdef CHECKED\n"
+                        b"    for (int i = 0; i < n; i++) y[i] = 0;\n#endif\n}\n", "k.cu",
+                        index=False)
+    assert not any("configuration" in n for n in plain.notes)
+    assert plain.loops and not plain.is_reachable(plain.loops[0].node)
 
 
 def test_kernels_without_launch_are_judged_and_noted():

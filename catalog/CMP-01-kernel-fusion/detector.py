@@ -124,6 +124,19 @@ class KernelFusion(Detector):
                     return True
             return bool(model.identifiers(node) & scalars)
 
+        # a scalar that one thread loads from global data: a later loop must read that data
+        # again (the smallest size, then the sizes scaled), not other arrays
+        scalar_writes = {name: [w for w in model.fn_nodes(fn, "assignment_expression")
+                                if model.text_of(w.child_by_field_name("left")) == name]
+                         for name in scalars}
+        sources: dict[str, set[str] | None] = {}
+        for name, writes in scalar_writes.items():
+            rhs = [w.child_by_field_name("right") for w in writes]
+            found = {model.array_name(a) for v in rhs + [d for r in rhs
+                                                          for x in model.identifiers(r)
+                                                          for d in model.local_defs(fn, x)]
+                     for a in nodes_of(v, "subscript_expression")} & gnames
+            sources[name] = found or None
         # names holding a block-reduced value, and the earliest point each becomes available
         reduced: dict[str, int] = {}
         # butterfly reductions leave the total in every lane: v += __shfl_xor_sync(m, v, o)
@@ -158,20 +171,28 @@ class KernelFusion(Detector):
             if reduced_read(v) or model.identifiers(v) & set(reduced) or any(
                     c.id in helpers for c in nodes_of(v, "call_expression")):
                 reduced.setdefault(model.text_of(d), n.end_byte)
+                from_scalars = [sources.get(x) for x in model.identifiers(v) & scalars]
+                if from_scalars and all(from_scalars):
+                    sources.setdefault(model.text_of(d), set().union(*from_scalars))
         consumers = 0
         for name, after in reduced.items():
-            if self._consumed(model, fn, gnames, {name}, after):
+            if self._consumed(model, fn, gnames, {name}, after, sources.get(name)):
                 consumers += 1
         for name in scalars:
-            writes = [w for w in model.fn_nodes(fn, "assignment_expression")
-                      if model.text_of(w.child_by_field_name("left")) == name]
-            if writes and self._consumed(model, fn, gnames, {name},
-                                         min(w.end_byte for w in writes)):
+            writes = scalar_writes[name]
+            # with its sources, once it is complete (its fields too: s.x = min(s.x, v.x))
+            after = min(w.end_byte for w in writes) if writes else 0
+            if writes and sources.get(name):
+                after = max(w.end_byte for w in model.fn_nodes(fn, "assignment_expression")
+                            if model.text_of(w.child_by_field_name("left")).split(".")[0] == name)
+            if writes and self._consumed(model, fn, gnames, {name}, after, sources.get(name)):
                 consumers += 1
         return consumers
 
-    def _consumed(self, model, fn, gnames, names, after) -> bool:
-        """Whether a loop or statement after ``after`` reads global data and uses ``names``."""
+    def _consumed(self, model, fn, gnames, names, after, only=None) -> bool:
+        """Whether a loop or statement after ``after`` reads global data (one of ``only`` when
+        given) and uses ``names``."""
+        gnames = gnames if only is None else gnames & only
         loops = {(lp.node.start_byte, lp.node.end_byte): lp for lp in model.loops_in(fn)}
         for st in model.fn_nodes(fn, *LOOP_TYPES):
             lp = loops.get((st.start_byte, st.end_byte))

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import (Node, ProgramModel, assignment_of, enclosing_loops, line, nodes_of,
-                                short_name, strip)
+from strategylens.model import (Node, ProgramModel, assignment_of, enclosing_loops, inside, line,
+                                nodes_of, short_name, strip)
 
 
 MATH_CALLS = {
@@ -110,8 +110,16 @@ class Precomputation(Detector):
                 writes, reads, self_update = model.shared_array_uses(fn, v.name)
                 if self_update or not reads:
                     continue
+                looped = [r for r in reads if any(not inside(w, lp) for w in writes
+                                                  for lp in enclosing_loops(r, fn))]
                 for w in writes:
                     rhs = assignment_of(w).child_by_field_name("right")
-                    if not model.reads_global(fn, rhs, gnames) and \
-                            self._math_rhs(model, fn, rhs, fn.body) and model.is_reachable(w):
+                    if model.reads_global(fn, rhs, gnames) or not model.is_reachable(w):
+                        continue
+                    if self._math_rhs(model, fn, rhs, fn.body):
                         yield line(w), 0.6, f"per-block table {v.name}"
+                    elif looped and model.computed(fn, rhs) and model.first_thread_guarded(fn, w) \
+                            and not any(True for _ in nodes_of(rhs, "call_expression")) and \
+                            not model.uses_thread_index(w):
+                        # built once by one thread, then read in a loop over the elements
+                        yield line(w), 0.55, f"per-block table {v.name}"

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import ProgramModel, nodes_of, strip, subscript_indices, walk
+from strategylens.model import Node, ProgramModel, nodes_of, strip, subscript_indices, walk
 
 _NUMBER = re.compile(r"\b0[xX][0-9a-fA-F]+[uUlL]*\b|\b\d+[uUlLfF]*\b|(?<=[A-Za-z_])\d+\b")
 
@@ -20,8 +20,8 @@ def _shape(text: str) -> str:
     return _NUMBER.sub("#", re.sub(r"\s+", "", text))
 
 
-def _unrolled_runs(model, body) -> list[tuple[int, int]]:
-    """(line, repeats) of runs of statement groups repeated by hand in a block: at least four
+def _unrolled_runs(model, body) -> list[tuple[int, int, Node]]:
+    """(line, repeats, first statement) of runs of statement groups repeated by hand in a block: at least four
     copies of one statement, or three of a group of two to eight, that differ in their numbers
     (offsets, shifts, hex masks, numbered names) and assign or call something
     (``atomicAdd(&h[(v >> 8) & 0xFF], 1)`` four times, once per byte)."""
@@ -47,7 +47,7 @@ def _unrolled_runs(model, body) -> list[tuple[int, int]]:
                     found = (p, r)
                     break
             if found:
-                out.append((stmts[i].start_point[0] + 1, found[1]))
+                out.append((stmts[i].start_point[0] + 1, found[1], stmts[i]))
                 i += found[0] * found[1]
             else:
                 i += 1
@@ -103,6 +103,8 @@ class LoopUnrolling(Detector):
         for fn in model.gpu_functions():
             if fn.body is None:
                 continue
-            for ln, repeats in _unrolled_runs(model, fn.body):
+            for ln, repeats, first in _unrolled_runs(model, fn.body):
+                if model.first_thread_guarded(fn, first):
+                    continue  # a table one thread sets up once: not a hot loop written out
                 yield Finding(ln, ln, 0.7, float(repeats),
                               f"{repeats} hand-unrolled copies of one statement")

@@ -49,6 +49,12 @@ class DivergenceReduction(Detector):
         if t == "assignment_expression" and model.text_of(n.child_by_field_name("operator")) in (
                 "+=", "-=", "*=") and self._is_compare(model, n.child_by_field_name("right")):
             return 0.65, "comparison accumulated as a number"
+        if t == "assignment_expression" and model.text_of(n.child_by_field_name("operator")) in (
+                "&=", "|=") and self._is_compare(model, n.child_by_field_name("right")):
+            return 0.65, "comparison folded into a flag"  # keep &= (d2 < cut2)
+        if t == "assignment_expression" and model.text_of(n.child_by_field_name("operator")) in (
+                "+=", "|=", "^=") and self._masked_select(model, n.child_by_field_name("right")):
+            return 0.6, "select of a value or nothing accumulated"  # bits |= (c ? 1 << j : 0)
         if t == "unary_expression" and model.text_of(n.child_by_field_name("operator")) == "-" \
                 and self._is_compare(model, n.child_by_field_name("argument")):
             return 0.7, "comparison mask"
@@ -74,6 +80,24 @@ class DivergenceReduction(Detector):
         node = strip(node)
         return node is not None and node.type == "binary_expression" and \
             model.text_of(node.child_by_field_name("operator")) in COMPARE_OPS
+
+    @classmethod
+    def _masked_select(cls, model, node) -> bool:
+        """``c ? v : 0`` (or ``c ? 0 : v``) on a comparison, with plain arms: a value or
+        nothing, added without a branch. A value compared itself (``p > 0 ? p : 0``) is a
+        max, not a predicate."""
+        node = strip(node)
+        cond = node.child_by_field_name("condition") if node is not None else None
+        if node is None or node.type != "conditional_expression" or \
+                not cls._is_compare(model, cond):
+            return False
+        arms = [strip(node.child_by_field_name(k)) for k in ("consequence", "alternative")]
+        if any(a is None or not cls._plain(model, a) for a in arms):
+            return False
+        zero = [a for a in arms if model.text_of(a) in ("0", "0u", "0.0f", "0.0", "0.f")]
+        value = [a for a in arms if a not in zero]
+        return len(zero) == 1 and len(value) == 1 and \
+            not model.identifiers(value[0]) <= model.identifiers(cond)
 
     @staticmethod
     def _plain(model, node) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import ProgramModel, line, short_name, strip, subscript_indices
+from strategylens.model import ProgramModel, line, nodes_of, short_name, strip, subscript_indices
 
 
 BIT_CALLS = {"__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev", "__brevll",
@@ -51,6 +51,49 @@ class BitLevelParallelism(Detector):
                 if any(self._word_of(model, fn, s) for s in sides):
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.75, None, "bitset word operation")
+            for ln, note in self._mask_words(model, fn):
+                if ln not in seen:
+                    seen.add(ln)
+                    yield Finding(ln, ln, 0.7, None, note)
+
+    @staticmethod
+    def _mask_words(model, fn):
+        """A word loaded from memory and treated as a mask: rotated ((w >> s) | (w << (W - s)))
+        or consumed a bit per pass of a loop (w & 1 tested, w >>= 1)."""
+        def loaded(name: str) -> bool:
+            return any(any(True for _ in nodes_of(d, "subscript_expression"))
+                       for d in model.initialisers(fn, name))
+
+        def shifted(node, op):  # the name shifted by op, else None
+            node = strip(node)
+            if node is None or node.type != "binary_expression" or \
+                    model.text_of(node.child_by_field_name("operator")) != op:
+                return None
+            w = strip(node.child_by_field_name("left"))
+            return model.text_of(w) if w is not None and w.type == "identifier" else None
+        for n in model.fn_nodes(fn, "binary_expression"):
+            if model.text_of(n.child_by_field_name("operator")) != "|" or not model.is_reachable(n):
+                continue
+            a, b = n.child_by_field_name("left"), n.child_by_field_name("right")
+            for x, y in ((a, b), (b, a)):
+                w = shifted(x, ">>")
+                if w is not None and w == shifted(y, "<<") and loaded(w):
+                    yield line(n), "mask word rotated"
+        for lp in model.loops_in(fn):
+            body = lp.node
+            steps = [n for n in nodes_of(body, "assignment_expression")
+                     if model.text_of(n.child_by_field_name("operator")) == ">>=" and
+                     model.eval_int(n.child_by_field_name("right"), fn) == 1]
+            for st in steps:
+                w = model.text_of(strip(st.child_by_field_name("left")))
+                tests = [t for t in nodes_of(body, "binary_expression")
+                         if model.text_of(t.child_by_field_name("operator")) == "&" and
+                         model.text_of(strip(t.child_by_field_name("left"))) == w and
+                         model.eval_int(t.child_by_field_name("right"), fn) == 1]
+                if tests and loaded(w) and model.is_reachable(st):
+                    yield line(st), "mask consumed a bit per pass"
+                    for t in tests:
+                        yield line(t), "mask bit tested"
 
     @staticmethod
     def _vote_only(node) -> bool:

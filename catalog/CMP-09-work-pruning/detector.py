@@ -52,6 +52,41 @@ class WorkPruning(Detector):
                     yield Finding(line(n), line(n), 0.55, None, "bounded search")
                 elif jump.type == "break_statement" and self._vote_guard(model, fn, n, cond):
                     yield Finding(line(n), line(n), 0.55, None, "the group votes its work done")
+        for fn in model.gpu_functions():
+            shared = {v.name for v in model.vars_in(fn, space="shared")}
+            for n in model.fn_nodes(fn, "if_statement"):
+                if self._zero_skip(model, fn, n, shared) and model.is_reachable(n):
+                    yield Finding(line(n), line(n), 0.55, None, "atomic of zero skipped")
+
+    @staticmethod
+    def _zero_skip(model, fn, n, shared) -> bool:
+        """``if (v != 0) atomicAdd(&a[i], v)``: an atomic update that adds nothing is skipped.
+        The merge of a private copy (a shared-memory bin, a partial sum accumulated in a loop)
+        belongs to the privatisation (PAR-05)."""
+        cond = strip(n.child_by_field_name("condition"))
+        body = n.child_by_field_name("consequence")
+        if cond is None or body is None or n.child_by_field_name("alternative") is not None or \
+                cond.type != "binary_expression" or \
+                model.text_of(cond.child_by_field_name("operator")) != "!=":
+            return False
+        sides = [strip(cond.child_by_field_name(k)) for k in ("left", "right")]
+        zero = [x for x in sides if x is not None and x.type == "number_literal" and
+                model.text_of(x).rstrip("fFuUlL").strip("0.") == ""]
+        value = [x for x in sides if x is not None and x not in zero]
+        if len(zero) != 1 or len(value) != 1:
+            return False
+        names = model.identifiers(value[0])
+        if any(model.array_name(a) in shared for name in names
+               for d in model.initialisers(fn, name) for a in nodes_of(d, "subscript_expression")) \
+                or any(op in ("+=", "-=") for name in names
+                       for op, _ in model.local_defs_op(fn, name)):
+            return False  # a private copy or a partial sum flushed: the merge, not pruning
+        calls = [c for c in model.calls_in() if c.category == "atomic" and
+                 body.start_byte <= c.node.start_byte < body.end_byte]
+        stmts = [x for x in (body.named_children if body.type == "compound_statement" else [body])
+                 if x.type != "comment"]
+        return len(calls) == 1 == len(stmts) and len(calls[0].args) >= 2 and \
+            model.text_of(value[0]) in calls[0].args[1]
 
     def _flag_guard(self, model, fn, cond, inputs) -> bool:
         node = strip(cond)

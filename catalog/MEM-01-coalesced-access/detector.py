@@ -47,6 +47,7 @@ class CoalescedAccess(Detector):
         w_unit = w_strided = w_unknown = 0.0
         total = 0
         sources = set()
+        records = self._own_records(model, fns, accesses)
         for a in accesses:
             total += 1
             # loops with a small fixed trip count (unrolled lanes, stencil taps) do not make an
@@ -70,6 +71,8 @@ class CoalescedAccess(Detector):
                     stride = mine
             if stride not in (0, 1) and model.vector_lanes(fns[a.function], a):
                 stride = 1  # load_global<16>(buf, in + 4 * tid): each lane's vector follows
+            if id(a) in records:
+                stride = 1  # re[2 * i], im[2 * i + 1]: the thread's own small record
             if stride == 1 and not aos:
                 unit.append(a)
                 w_unit += weight
@@ -88,6 +91,31 @@ class CoalescedAccess(Detector):
         conf = round(base * (0.6 + 0.4 * w_unit / (w_unit + w_strided)) * (0.8 if own else 1), 3)
         return [Finding(ln, ln, conf, share, "stride 1 in threadIdx.x")
                 for ln in sorted({a.line for a in unit})]
+
+    @staticmethod
+    def _own_records(model, fns, accesses) -> set[int]:
+        """Accesses that together read or write each thread's own record of 8 or 16 bytes, a
+        vector's width split into scalars: ``a[2 * i]`` and ``a[2 * i + 1]`` (stride 2 or 4,
+        every offset 0 .. s - 1 of one base), whose warp covers one contiguous range."""
+        groups: dict[tuple, dict[int, list[Access]]] = {}
+        for a in accesses:
+            s, ix = a.stride_tx, strip(a.index_node)
+            if s not in (2, 4) or ix is None:
+                continue
+            offset = 0
+            if ix.type == "binary_expression" and \
+                    model.text_of(ix.child_by_field_name("operator")) == "+":
+                offset = model.eval_int(ix.child_by_field_name("right"), fns[a.function])
+                if offset is not None:
+                    ix = strip(ix.child_by_field_name("left"))
+            t = model.types.type_of(fns[a.function], a.array)
+            size = SCALAR_BYTES.get(t[0]) if t is not None else None
+            if offset is None or size is None or s * size > 16:
+                continue
+            key = (a.function, a.array, s, model.text_of(ix))
+            groups.setdefault(key, {}).setdefault(offset, []).append(a)
+        return {id(a) for (_, _, s, _), by in groups.items() if set(by) == set(range(s))
+                for v in by.values() for a in v}
 
     @staticmethod
     def _walk_stride(model, fn, a, loops):

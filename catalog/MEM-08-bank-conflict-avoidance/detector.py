@@ -95,16 +95,26 @@ class BankConflictAvoidance(Detector):
         return False
 
     @staticmethod
-    def _swizzled(model, fn, ix) -> bool:
+    def _butterfly(model, fn, xor) -> bool:
+        """``i ^ j`` with ``j`` the variable of a loop that doubles or halves it (a bitonic or
+        FFT partner): an exchange between two elements, not a swizzle against bank conflicts."""
+        names = {model.text_of(strip(xor.child_by_field_name(side))) for side in ("left", "right")}
+        return fn is not None and any(
+            lp.function == fn.name and lp.var in names and (lp.step_op, lp.step_value) in (
+                ("*", 2), ("/", 2), ("<<", 1), (">>", 1)) for lp in model.loops)
+
+    @classmethod
+    def _swizzled(cls, model, fn, ix) -> bool:
         for name in model.identifiers(ix):  # through a local: sw = x ^ (y % 32); s[r + sw]
             if fn is not None and any(
-                    model.text_of(b.child_by_field_name("operator")) == "^"
+                    model.text_of(b.child_by_field_name("operator")) == "^" and
+                    not cls._butterfly(model, fn, b)
                     for value in model.initialisers(fn, name)
                     for b in nodes_of(value, "binary_expression")):
                 return True
         for n in nodes_of(ix, "binary_expression"):
             op = model.text_of(n.child_by_field_name("operator"))
-            if op == "^":
+            if op == "^" and not cls._butterfly(model, fn, n):
                 return True
             if op == "+":
                 a, b = strip(n.child_by_field_name("left")), strip(n.child_by_field_name("right"))

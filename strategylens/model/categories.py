@@ -153,6 +153,29 @@ def helper_category(name: str, receiver_type: str | None = None) -> str | None:
     return WARP_WRAPPERS.get(name.rsplit("::", 1)[-1])
 
 
+# device functions a project's precision- or version-neutral macro may stand for, beside those
+# with a category above
+_DEVICE_INTRINSICS = {"rsqrt", "rsqrtf", "fma", "fmaf", "__popc", "__popcll", "__ffs", "__ffsll",
+                      "__clz", "__clzll", "__brev"}
+
+
+def capitalised_intrinsic(name: str) -> str:
+    """The intrinsic that a macro in capitals, from a header the file lacks, stands for when
+    its name is the intrinsic's (``SHFL`` -> ``__shfl``, ``BALLOT`` -> ``__ballot``, ``RSQRT``
+    -> ``rsqrt``, ``POPC`` -> ``__popc``); else ``name`` itself.
+
+    >>> capitalised_intrinsic("SHFL"), capitalised_intrinsic("RSQRT"), capitalised_intrinsic("LOG")
+    ('__shfl', 'rsqrt', 'LOG')
+    """
+    if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+        return name
+    for cand in ("__" + name.lower(), name.lower()):
+        if cand in _DEVICE_INTRINSICS or _EXACT_CATEGORY.get(cand) in (
+                "shuffle", "vote", "fast_math", "ldg"):
+            return cand
+    return name
+
+
 def call_category(name: str, receiver_type: str | None = None) -> str | None:
     """Category of a callee name (see the module docstring); ``receiver_type`` is the declared
     type of the object for method calls (``grid.sync()`` on a ``grid_group``)."""

@@ -7,8 +7,8 @@ import re
 
 from tree_sitter import Node
 
-from strategylens.model.categories import (call_category, helper_category, memory_helper,
-                                           type_size)
+from strategylens.model.categories import (call_category, capitalised_intrinsic, helper_category,
+                                           memory_helper, type_size)
 from strategylens.model.items import Access, Call, Function, Launch, Loop, Pragma, VarDecl
 from strategylens.model.syntax import LOOP_KINDS, array_dims, declarator_name, unparen, walk
 
@@ -341,8 +341,9 @@ class Collection:
             cat = call_category(self.type_aliases[name])
         outside = (fn.is_device or fn.is_kernel) and cat is None and \
             name.rsplit("::", 1)[-1] not in self.functions  # a helper from a header
-        if outside:
-            cat = helper_category(name, rtype)
+        if outside and name not in self.macros:  # SHFL(v, lane): a macro for __shfl
+            name = capitalised_intrinsic(name)
+            cat = call_category(name) or helper_category(name, rtype)
         self.calls.append(Call(name, n, fn.name, line, args, cat, receiver))
         striped = _STRIPED.match(name.rsplit("::", 1)[-1]) is not None  # a CUB block move
         write = memory_helper(name) if args_n is not None and (cat is None or striped) and \

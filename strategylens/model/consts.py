@@ -12,7 +12,7 @@ from strategylens.model.categories import type_size
 from strategylens.model.items import Function, Loop, Macro
 from strategylens.model.syntax import parser, walk
 
-def _int_literal(text: str) -> int | None:
+def int_literal(text: str) -> int | None:
     """Value of a C integer literal (``0x1F``, ``0b101``, ``017``, ``256u``, ``1'000``), or
     None (float literals are not integer constants)."""
     t = text.replace("'", "").rstrip("uUlL")
@@ -54,11 +54,10 @@ BINOPS = {
 }
 
 
-_PP_PREDEFINED = {"__CUDACC__", "__NVCC__", "__cplusplus", "__CUDACC_VER_MAJOR__",
-                  "__CUDACC_VER_MINOR__", "__GNUC__", "__linux__", "__CUDA_RUNTIME_H__"}
-
-
-_PP_UNKNOWN = {"__CUDA_ARCH__", "NDEBUG", "DEBUG", "_DEBUG"}
+# macros nvcc defines for every file, and those that depend on the pass or the build
+PP_PREDEFINED = {"__CUDACC__", "__NVCC__", "__cplusplus", "__CUDACC_VER_MAJOR__",
+                 "__CUDACC_VER_MINOR__", "__GNUC__", "__linux__", "__CUDA_RUNTIME_H__"}
+PP_UNKNOWN = {"__CUDA_ARCH__", "NDEBUG", "DEBUG", "_DEBUG"}
 
 
 class Constants:
@@ -125,9 +124,9 @@ class Constants:
         """Whether macro ``name`` is defined at ``at``: by a ``#define`` above it or by the
         compiler (``__CUDACC__``); None when it depends on the compilation pass or on flags the
         file cannot show (``__CUDA_ARCH__``)."""
-        if name in _PP_UNKNOWN:
+        if name in PP_UNKNOWN:
             return None
-        if name in _PP_PREDEFINED:
+        if name in PP_PREDEFINED:
             return True
         m = self.macros.get(name)
         if m is None and self.missing_includes:
@@ -490,7 +489,7 @@ class Constants:
                 return None
             if s.lower().startswith("0x") and ("." in s or "p" in s.lower()):
                 return None
-            return _int_literal(s)
+            return int_literal(s)
         if t == "preproc_defined":
             ident = next((c for c in n.named_children if c.type == "identifier"), None)
             d = self._pp_defined(txt(ident), n) if ident is not None else None

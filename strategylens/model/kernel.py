@@ -176,6 +176,21 @@ class KernelFacts:
                     return True
         return False
 
+    def first_thread_guarded(self, fn: Function, node: Node) -> bool:
+        """Inside ``if (threadIdx.x == 0)`` (or a thread-index variable compared to 0): code
+        that one thread of the block runs once, such as setting up a table. A thread picked by
+        data (``tid == winner``) does not count."""
+        tiv = self.thread_index_vars(fn) | {"threadIdx.x"}
+        for a in ancestors(node, fn.node):
+            if a.type != "if_statement":
+                continue
+            for b in nodes_of(a.child_by_field_name("condition"), "binary_expression"):
+                sides = {self.text_of(unparen(b.child_by_field_name(k))) for k in ("left", "right")}
+                if self.text_of(b.child_by_field_name("operator")) == "==" and "0" in sides and \
+                        sides & tiv:
+                    return True
+        return False
+
     def tree_combine(self, loop: Loop, shared: set[str]) -> bool:
         """``s[i] op= s[i + var]`` (or ``s[i] = f(s[i], s[i + var])``) on a shared array in the
         body of ``loop``."""

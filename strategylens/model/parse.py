@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 import re
 
-from tree_sitter import Node, QueryCursor
+from tree_sitter import Node, QueryCursor, Tree
 
 from strategylens.model.items import Function, Macro, Param, Pragma
 from strategylens.model.preproc import (compile_flags, define_lines, expand_statement_macros,
                                         find_headers, library_defines, normalise_spellings,
-                                        qualify_attribute_macros, unwrap_fragment_conditionals)
+                                        qualify_attribute_macros, resolve_conditionals,
+                                        unwrap_fragment_conditionals)
 from strategylens.model.syntax import (SKIP_TYPES, compile_query, declarator_name, parser, remember,
                                        walk)
 
@@ -59,6 +60,24 @@ def _macro_text(value: str) -> str:
     return "".join(out).strip()
 
 
+def _parse_fails(root: Node) -> bool:
+    """Whether a parse lacks a '}', has a stray one, or is mostly errors: a file that cannot be
+    tagged."""
+    if not root.has_error:
+        return False
+    error_bytes, error_end = 0, -1
+    for n in walk(root):
+        if n.is_missing and n.type == "}":
+            return True
+        if n.type == "ERROR":
+            if any(c.type == "}" for c in n.children):
+                return True
+            if n.start_byte >= error_end:
+                error_bytes += n.end_byte - n.start_byte
+                error_end = n.end_byte
+    return error_bytes > 0.5 * max(1, root.end_byte)
+
+
 class Parsing:
     """Builds the tree and the file-level items (functions, macros, includes, aliases)."""
 
@@ -93,13 +112,15 @@ class Parsing:
         self.source = normalise_spellings(self.source)
         self.text = self.source.decode("utf8", "replace")
         self.lines = self.text.splitlines()
-        src = self._mask_unroll_macros(self.source)
-        tree = parser().parse(src)
-        if tree.root_node.has_error:
-            masked = self._mask_macros(tree.root_node, src)
-            if masked is not None:
-                src = masked
-                tree = parser().parse(src)
+        before = list(self.warnings), self.degraded
+        src, tree = self._parse_masked(self.source)
+        if _parse_fails(tree.root_node):
+            after = self.warnings, self.degraded
+            self.warnings, self.degraded = before
+            if self._resolve_configuration(extra):
+                src, tree = self._parse_masked(self.source)
+            else:
+                self.warnings, self.degraded = after
         # `for (...)` NEWLINE `#pragma unroll` NEWLINE `for (...) body;` without braces: the
         # grammar closes the outer loop with an empty body at the pragma, so the loops would not
         # nest. Blank such pragmas (same length: lines do not move), parse again, and keep their
@@ -116,6 +137,42 @@ class Parsing:
             tree = parser().parse(bytes(buf))
         self.tree = tree
         self.root = tree.root_node
+
+    def _parse_masked(self, source: bytes) -> tuple[bytes, Tree]:
+        """Parse ``source`` with unroll macros blanked and, when that fails, the unknown
+        macros near the errors blanked too; returns the text parsed and its tree."""
+        src = self._mask_unroll_macros(source)
+        tree = parser().parse(src)
+        if tree.root_node.has_error:
+            masked = self._mask_macros(tree.root_node, src)
+            if masked is not None:
+                src = masked
+                tree = parser().parse(src)
+        return src, tree
+
+    def _resolve_configuration(self, extra: str) -> bool:
+        """The file does not parse as written, as when ``#if`` branches open or close braces
+        differently: read it as a compiler would under one set of build options, the
+        options it tests but nothing defines taken as defined (all features on) or, when that
+        does not parse either, as undefined. Returns whether one parsed."""
+        for assume in (True, False):
+            resolved = resolve_conditionals(self.source, extra, assume)
+            if resolved is None:
+                return False
+            warnings, degraded = list(self.warnings), self.degraded
+            fails = _parse_fails(self._parse_masked(resolved[0])[1].root_node)
+            self.warnings, self.degraded = warnings, degraded
+            if fails:
+                continue
+            self.source, names = resolved
+            self.text = self.source.decode("utf8", "replace")
+            self.lines = self.text.splitlines()
+            said = ", ".join(names) if names else "no build option"
+            self.note("the file parses only under one configuration of its #if groups: read "
+                      f"with {said} {'defined' if assume else 'undefined'} (tested but defined "
+                      "nowhere that was read), the branches not taken left out")
+            return True
+        return False
 
     def _read_headers(self) -> str:
         """The ``#define`` lines that reach this file from outside it: ``-D`` macros (given, or

@@ -12,6 +12,11 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from tree_sitter import Node
+
+from strategylens.model.consts import BINOPS, PP_PREDEFINED, PP_UNKNOWN, int_literal
+from strategylens.model.syntax import parser
+
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n]*\\\r?\n)*[^\n]*)",
                      re.M)
 _LOOP_HEADER = re.compile(r"^\s*(for|while)\s*\(")
@@ -508,3 +513,153 @@ def header_bytes(source: bytes, path: str, include_dirs: Sequence[str] = ()) -> 
     folder = os.path.dirname(os.path.abspath(path)) if os.path.isfile(path) else None
     found, _ = find_headers(source.decode("utf8", "replace"), folder, dirs)
     return b"".join(b"\0" + p.encode() + b"\0" + text.encode("utf8") for p, text in found)
+
+
+_CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b"
+                          r"((?:\\\r?\n|[^\n])*)", re.M)
+_DEFINED = re.compile(r"\bdefined\b\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
+
+
+class _Config:
+    """Which macros are defined where, for deciding ``#if`` groups under one configuration."""
+
+    def __init__(self, outside: str, assume: bool) -> None:
+        self.assume = assume
+        self.assumed: list[str] = []
+        self.events: dict[str, list[tuple[int, str | None]]] = {}  # name -> (pos, value or None)
+        for m in _CONDITIONAL.finditer(outside):
+            if m.group(1) == "define":
+                self.add("define", m.group(2), -1)
+
+    def add(self, kind: str, rest: str, pos: int) -> None:
+        m = re.match(r"\s*([A-Za-z_]\w*)(\()?(.*)", re.sub(r"\\\r?\n", " ", rest), re.S)
+        if m is None:
+            return
+        value = None if kind == "undef" else "(" if m.group(2) else _drop_comments(m.group(3)).strip()
+        self.events.setdefault(m.group(1), []).append((pos, value))
+
+    def value(self, name: str, pos: int) -> str | None:
+        """The macro's value text at ``pos`` ("" when defined empty, "(" when function-like),
+        None when undefined; raises LookupError when it depends on the pass or the build."""
+        if name in PP_UNKNOWN:
+            raise LookupError(name)
+        if name in PP_PREDEFINED:
+            return "1"
+        events = self.events.get(name)
+        if not events:  # tested but defined nowhere: a build option
+            if name not in self.assumed:
+                self.assumed.append(name)
+            return "1" if self.assume else None
+        before = [v for p, v in events if p < pos]
+        return before[-1] if before else None
+
+    def holds(self, kind: str, cond: str, pos: int, depth: int = 0) -> int | None:
+        """Whether a condition holds at ``pos``; None when it cannot be decided."""
+        try:
+            if kind in ("ifdef", "ifndef"):
+                name = cond.split()[0] if cond.split() else ""
+                return int((self.value(name, pos) is not None) == (kind == "ifdef"))
+            expr = _DEFINED.sub(lambda m: "1" if self.value(m.group(1) or m.group(2), pos)
+                                is not None else "0", _drop_comments(cond))
+            return self._eval(expr, pos, depth)
+        except LookupError:
+            return None
+
+    def _eval(self, expr: str, pos: int, depth: int) -> int | None:
+        if depth > 5:
+            return None
+        src = ("int __sl = (" + re.sub(r"\\\r?\n", " ", expr) + ");").encode()
+        tree = parser().parse(src)
+        if tree.root_node.has_error:
+            return None
+
+        def ev(n: Node) -> int | None:
+            t, txt = n.type, src[n.start_byte:n.end_byte].decode()
+            if t == "number_literal":
+                return int_literal(txt)
+            if t in ("true", "false"):
+                return int(t == "true")
+            if t == "identifier":
+                v = self.value(txt, pos)
+                return 0 if v is None else None if v == "(" else self._eval(v or "0", pos, depth + 1)
+            if t == "parenthesized_expression" and n.named_child_count == 1:
+                return ev(n.named_children[0])
+            if t == "unary_expression":
+                v = ev(n.child_by_field_name("argument"))
+                op = src[n.child_by_field_name("operator").start_byte:
+                         n.child_by_field_name("operator").end_byte].decode()
+                return None if v is None else {"-": -v, "+": v, "~": ~v, "!": int(not v)}.get(op)
+            if t == "binary_expression":
+                op = n.child_by_field_name("operator")
+                op = src[op.start_byte:op.end_byte].decode()
+                a, b = ev(n.child_by_field_name("left")), ev(n.child_by_field_name("right"))
+                return None if a is None or b is None or op not in BINOPS else BINOPS[op](a, b)
+            if t == "conditional_expression":
+                c = ev(n.child_by_field_name("condition"))
+                return None if c is None else ev(n.child_by_field_name(
+                    "consequence" if c else "alternative"))
+            return None
+        decl = tree.root_node.named_children[0]
+        init = decl.child_by_field_name("declarator")
+        value = init.child_by_field_name("value") if init is not None else None
+        return ev(value) if value is not None else None
+
+
+def resolve_conditionals(source: bytes, outside: str = "", assume: bool = True
+                         ) -> tuple[bytes, list[str]] | None:
+    """``source`` as a compiler reads it under one configuration: each ``#if`` group whose
+    conditions can be decided keeps only the branch taken, its directives and the other branches
+    blanked (bytes and lines kept). Macros come from the file's ``#define`` lines above the test
+    and from ``outside`` (headers, ``-D``); a macro tested but defined nowhere is a build option,
+    taken as defined to 1 (``-DNAME``) when ``assume`` holds, else as undefined. Groups that
+    depend on the compilation pass (``__CUDA_ARCH__``) or on what cannot be evaluated stay as
+    they are. Returns the text and the build options assumed; None when no group was decided or
+    the directives do not nest."""
+    text = source.decode("latin-1")  # one character per byte: positions are byte offsets
+    comments = [(m.start(), m.end()) for m in _STRING_OR_COMMENT.finditer(text)
+                if m.group(1) is None and m.group(0).startswith("/*")]
+    config = _Config(outside, assume)
+    groups: list[list[tuple[str, str, int, int]]] = []
+    stack: list[list[tuple[str, str, int, int]]] = []
+    for m in _CONDITIONAL.finditer(text):
+        if any(a < m.start() < b for a, b in comments):
+            continue
+        kind, rest = m.group(1), m.group(2)
+        if kind in ("define", "undef"):
+            config.add(kind, rest, m.start())
+        elif kind in ("if", "ifdef", "ifndef"):
+            stack.append([(kind, rest, m.start(), m.end())])
+        elif not stack:
+            return None
+        else:
+            stack[-1].append((kind, rest, m.start(), m.end()))
+            if kind == "endif":
+                groups.append(stack.pop())
+    if stack or not groups:
+        return None
+    blank: list[tuple[int, int]] = []
+    for group in groups:
+        taken = None
+        for i, (kind, cond, start, _) in enumerate(group[:-1]):
+            holds = 1 if kind == "else" else config.holds(
+                {"elif": "if"}.get(kind, kind), cond, start)
+            if holds is None:
+                taken = -1
+                break
+            if holds:
+                taken = i
+                break
+        if taken == -1:
+            continue
+        for i, (_, _, start, end) in enumerate(group):
+            blank.append((start, end))
+            if i + 1 < len(group) and i != taken:
+                blank.append((end, group[i + 1][2]))
+    if not blank:
+        return None
+    buf = bytearray(source)
+    for a, b in blank:
+        for k in range(a, b):
+            if buf[k] not in (10, 13):
+                buf[k] = 32
+    return bytes(buf), config.assumed

@@ -75,6 +75,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self._fn_memo: dict = {}
         self._macro_bodies: dict[str, Node | None] = {}
         self._lin_memo: dict = {}
+        self._lin_self: dict = {}  # strides: a variable's coefficient while reading x = f(x)
         self._device_lambdas: set[int] = set()  # start bytes of __device__ lambdas
         self._fn_list: list[Function] = []
         self._indexes: dict = {}  # queries._indexed: items by function or kernel

@@ -17,14 +17,17 @@ UNKNOWN = None  # a threadIdx.x coefficient that is not linear
 
 def set_stride(access: Access, coef, source: str) -> None:
     """Record a threadIdx.x coefficient on an access: an int stride, a symbolic one (text) or
-    unknown; a fractional coefficient (``tid / 32``) is stride 0 for the lanes of a group."""
+    unknown; a fractional coefficient (``tid / 32``) is stride 0 for the lanes of a group, and
+    one over a multiple of 32 beside a whole part (``tid / 32 + lane``, 33/32) is the whole
+    part, the warp's own term."""
     access.stride_source = source
     if coef is UNKNOWN:
         access.stride_tx, access.stride_expr = None, None
     elif isinstance(coef, str):
         access.stride_tx, access.stride_expr = None, coef
     else:
-        access.stride_tx = int(coef) if coef.denominator == 1 else 0
+        access.stride_tx = int(coef) if coef.denominator == 1 else \
+            round(coef) if coef.denominator % 32 == 0 else 0
         access.stride_expr = str(coef)
 
 
@@ -100,7 +103,8 @@ def clamp_like(name: str, args: list[tuple]) -> tuple:
     """``min(x + dx, w - 1)`` style calls keep the threadIdx.x coefficient of their one
     thread-dependent argument (the clamp only bites at the edges)."""
     varying = [a for a in args if a[0] != 0]
-    if name in _CLAMPS and len(varying) == 1 and varying[0][0] is not UNKNOWN:
+    clamp = name in _CLAMPS or "clamp" in name.rsplit("::", 1)[-1].lower()  # lclampx(ix - 1)
+    if clamp and len(varying) == 1 and varying[0][0] is not UNKNOWN:
         return (varying[0][0], None)
     return (UNKNOWN, None)
 
@@ -276,7 +280,7 @@ class Strides:
             if hit is not None and (hit[0][0] is not UNKNOWN or hit[1] <= _depth):
                 return hit[0]
             res = self._linear_tx(node, fn, _depth, None, _at)
-            if _at is None:
+            if _at is None and not self._lin_self:
                 self._lin_memo[key] = (res, _depth)
             return res
         return self._linear_tx(node, fn, _depth, _env, _at)
@@ -316,6 +320,8 @@ class Strides:
             name = txt(node)
             if foreign and name in _env:
                 return _env[name]
+            if fn is not None and (fn.name, name) in self._lin_self:
+                return (self._lin_self[(fn.name, name)], None)
             c = ev(node)
             if c is not None:
                 return (zero, c)
@@ -330,7 +336,7 @@ class Strides:
                     if passed is not None:
                         return passed  # load(p, tid): the index the callers pass
                 return (zero, None)  # parameters and unknown names are uniform across threads
-            coefs = []
+            coefs, own = [], []
             for d in defs:
                 if d.type == "update_expression":
                     continue
@@ -339,11 +345,26 @@ class Strides:
                     continue
                 op = self.text_of(d.child_by_field_name("operator")) \
                     if d.type == "assignment_expression" else "="
+                if any(x.type == "identifier" and self.text_of(x) == name
+                       for x in self.subtree(v)):
+                    own.append((op, v))  # iz = nz - iz: read once the others are known
+                    continue
                 sub = self.linear_tx(v, fn, _depth + 1)
                 if op == "=":
                     coefs.append(sub[0])
                 elif sub[0] != 0:
                     return (UNKNOWN, None)
+            if own:
+                if not coefs or any(x is UNKNOWN for x in coefs) or len({str(x) for x in coefs}) != 1:
+                    return (UNKNOWN, None)
+                self._lin_self[(fn.name, name)] = coefs[0]  # the variable as the others give it
+                try:
+                    subs = [(op, self.linear_tx(v, fn, _depth + 1)[0]) for op, v in own]
+                finally:
+                    del self._lin_self[(fn.name, name)]
+                if any(op != "=" and c != 0 for op, c in subs):
+                    return (UNKNOWN, None)
+                coefs += [c for op, c in subs if op == "="]
             if not coefs:
                 return (zero, None)
             if any(x is UNKNOWN for x in coefs) or len({str(x) for x in coefs}) != 1:
@@ -399,6 +420,9 @@ class Strides:
             subs = [lin(x) for x in argn]
             if all(x[0] == 0 for x in subs):
                 return (zero, ev(node))
+            if not foreign and fn is not None and all(x[0] == 0 for x in subs[1:]) and \
+                    self._coordinate_index(callee, argn, fn):
+                return (subs[0][0], None)
             return clamp_like(callee, subs)
         if t == "subscript_expression":
             # a value loaded from memory is uniform only if its index is
@@ -409,6 +433,46 @@ class Strides:
         if t in ("sizeof_expression", "char_literal", "true", "false"):
             return (zero, ev(node))
         return (UNKNOWN, None)
+
+    def _coordinate_index(self, callee: str, args: list[Node], fn: Function) -> bool:
+        """Whether a call to an index helper from a header the file lacks takes the thread's
+        x, y (and z) coordinates in that order (``idx(ix, iy, iz)``): read as the usual
+        linearisation with x fastest."""
+        if not self.missing_includes or callee in self.functions or callee in self.macros or \
+                len(args) not in (2, 3):
+            return False
+        return [self.thread_axes(a, fn) for a in args] == [{"x"}, {"y"}, {"z"}][:len(args)]
+
+    def _build_size_mask(self, node: Node, fn: Function) -> bool:
+        """``K - 1`` with ``K`` a name that nothing the file sees defines and no local or
+        parameter holds (a size the build supplies, ``TILE_SIZE``): the mask of a power-of-two
+        run of lanes, read as at least a warp's."""
+        node = strip(node)
+        if node is None or node.type != "binary_expression" or \
+                self.text_of(node.child_by_field_name("operator")) != "-" or \
+                self.eval_int(node.child_by_field_name("right"), fn) != 1:
+            return False
+        k = strip(node.child_by_field_name("left"))
+        name = self.text_of(k) if k is not None and k.type == "identifier" else ""
+        return bool(name) and name not in self.macros and \
+            all(p.name != name for p in fn.params) and not self._defs_for(k, name, fn)
+
+    def thread_axes(self, node: Node, fn: Function, _seen: set[str] | None = None) -> set[str]:
+        """The axes (``x``, ``y``, ``z``) of threadIdx and blockIdx that ``node`` reads, through
+        the local variables it uses (``iy = blockIdx.y * blockDim.y + threadIdx.y`` gives y)."""
+        seen = set() if _seen is None else _seen
+        axes: set[str] = set()
+        for x in self.subtree(node):
+            if x.type == "field_expression" and self.text_of(
+                    x.child_by_field_name("argument")) in ("threadIdx", "blockIdx"):
+                axes.add(self.text_of(x.child_by_field_name("field")))
+            elif x.type == "identifier" and self.text_of(x) not in seen:
+                seen.add(self.text_of(x))
+                for d in self._defs_for(x, self.text_of(x), fn):
+                    v = d.child_by_field_name("value") or d.child_by_field_name("right")
+                    if v is not None:
+                        axes |= self.thread_axes(v, fn, seen)
+        return axes
 
     def param_from_callers(self, fn: Function, name: str, depth: int) -> tuple | None:
         """``(coef, const)`` of parameter ``name`` of device function ``fn`` from the argument
@@ -598,6 +662,8 @@ class Strides:
                 c = self.warp_stride(fn, ln, depth + 1)
                 if op == "&" and k is not None and k >= 31 and (k + 1) & k == 0:
                     return c  # lane = tid & 31
+                if op == "&" and k is None and self._build_size_mask(rn, fn):
+                    return c  # tgx = tid & (TILE_SIZE - 1), TILE_SIZE from the build
                 if op == ">>" and c is not None and k is not None and k >= 5:
                     return 0  # warp = tid >> 5
                 return None
