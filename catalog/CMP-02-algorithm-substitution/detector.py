@@ -27,6 +27,10 @@ class AlgorithmSubstitution(Detector):
         yield from self._jacobi_swap(model)
         yield from self._radix_digits(model)
         yield from self._level_loops(model)
+        for fn in model.gpu_functions():
+            for node, cls, _ in model.cub_collectives(fn):
+                if cls in ("BlockRadixSort", "BlockMergeSort", "WarpMergeSort"):
+                    yield line(node), 0.55, f"block-level sort primitive ({cls})"
         for fn in model.reachable_kernels():
             if fn.body is None:
                 continue
