@@ -24,6 +24,14 @@ class DataLayoutTransformation(Detector):
             if c.name in PITCH_CALLS:
                 yield Finding(c.line, c.line, 0.8, None, c.name)
         seen = set()
+        for fn in model.gpu_functions():
+            for node, cls, args in model.cub_collectives(fn):
+                if (cls in ("BlockLoad", "BlockStore") and "TRANSPOSE" in args) or \
+                        cls in ("BlockExchange", "WarpExchange"):
+                    if line(node) not in seen:
+                        seen.add(line(node))
+                        yield Finding(line(node), line(node), 0.6, None,
+                                      f"blocked/striped exchange ({cls})")
         for fn in model.reachable_functions():
             if fn.body is None or model.host_role(fn) not in (None, "solution", "driver"):
                 continue  # verification and set-up code re-lay data for the program, not the task
