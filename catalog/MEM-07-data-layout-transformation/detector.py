@@ -5,6 +5,7 @@ What it reports and what it leaves out is the entry's ``detection`` in strategy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
@@ -24,6 +25,13 @@ class DataLayoutTransformation(Detector):
             if c.name in PITCH_CALLS:
                 yield Finding(c.line, c.line, 0.8, None, c.name)
         seen = set()
+        for c in model.calls_in():
+            # cublas<t>geam with a transposed operand: the library's out-of-place transpose
+            if re.fullmatch(r"cublas[SDCZ]geam(_v2)?", c.name) and \
+                    any(re.search(r"CUBLAS_OP_[TC]\b", a) for a in c.args[1:3]) and \
+                    model.host_role(c.function) in (None, "solution", "driver"):
+                seen.add(c.line)
+                yield Finding(c.line, c.line, 0.6, None, f"transpose by {c.name}")
         for fn in model.gpu_functions():
             for node, cls, args in model.cub_collectives(fn):
                 if (cls in ("BlockLoad", "BlockStore") and "TRANSPOSE" in args) or \
