@@ -9,8 +9,8 @@ import re
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import (ProgramModel, assignment_of, line, nodes_of, short_name, strip,
-                                subscript_indices)
+from strategylens.model import (ProgramModel, assignment_of, line, nodes_of, short_name, squash,
+                                strip, subscript_indices)
 
 
 class AlgorithmSubstitution(Detector):
@@ -28,6 +28,7 @@ class AlgorithmSubstitution(Detector):
         yield from self._radix_digits(model)
         yield from self._level_loops(model)
         for fn in model.gpu_functions():
+            yield from self._pointer_jumps(model, fn)
             for node, cls, _ in model.cub_collectives(fn):
                 if cls in ("BlockRadixSort", "BlockMergeSort", "WarpMergeSort"):
                     yield line(node), 0.55, f"block-level sort primitive ({cls})"
@@ -88,6 +89,40 @@ class AlgorithmSubstitution(Detector):
                                     self._is_plus_one(model, r, model.text_of(y))
                                     for r in written.get(model.array_name(x), [])):
                                 yield line(n), 0.55, "level-synchronous BFS"
+
+    def _pointer_jumps(self, model, fn):
+        """``a[p] = v`` where ``v`` comes, through locals, from ``a[j]`` and ``j`` itself from a
+        read of ``a``: each element takes its successor's successor (``x[i] = x[x[i]]``, path
+        halving ``next = a[cur]; a[prev] = next``, a packed list ``n = l[i]; l[i] = f(l[n])``)."""
+        if fn.body is None:
+            return
+        for n in model.fn_nodes(fn, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            if model.text_of(n.child_by_field_name("operator")) != "=" or left is None or \
+                    left.type != "subscript_expression" or not model.is_reachable(n):
+                continue
+            arr = squash(model.text_of(left.child_by_field_name("argument")))
+            right = n.child_by_field_name("right")
+            if arr and any(self._reads_of(model, fn, i, arr, 1)
+                           for r in self._reads_of(model, fn, right, arr, 2)
+                           for i in subscript_indices(r)):
+                yield line(n), 0.55, "pointer jumping"
+
+    @staticmethod
+    def _reads_of(model, fn, expr, arr, depth: int) -> list:
+        """Subscripts of ``arr`` in ``expr`` or in the definitions of the locals it names,
+        followed ``depth`` levels (few: definitions are found by name in the whole function)."""
+        out, seen, frontier = [], set(), [expr]
+        for _ in range(depth + 1):
+            nxt = []
+            for e in frontier:
+                out += [s for s in nodes_of(e, "subscript_expression")
+                        if squash(model.text_of(s.child_by_field_name("argument"))) == arr]
+                for name in model.identifiers(e) - seen:
+                    seen.add(name)
+                    nxt += [r for _, r in model.local_defs_op(fn, name)]
+            frontier = nxt
+        return out
 
     def _level_loops(self, model):
         """A host loop that launches a kernel with a level argument it advances by one, where
