@@ -29,6 +29,7 @@ class AlgorithmSubstitution(Detector):
         yield from self._level_loops(model)
         for fn in model.gpu_functions():
             yield from self._pointer_jumps(model, fn)
+            yield from self._compare_exchanges(model, fn)
             for node, cls, _ in model.cub_collectives(fn):
                 if cls in ("BlockRadixSort", "BlockMergeSort", "WarpMergeSort"):
                     yield line(node), 0.55, f"block-level sort primitive ({cls})"
@@ -107,6 +108,73 @@ class AlgorithmSubstitution(Detector):
                            for r in self._reads_of(model, fn, right, arr, 2)
                            for i in subscript_indices(r)):
                 yield line(n), 0.55, "pointer jumping"
+
+    def _compare_exchanges(self, model, fn):
+        """An ``if`` that compares two elements of one array (or keys looked up through them)
+        and swaps them, one of them picked by the thread index, run as a step of a network:
+        inside a device loop with a barrier, or in a kernel a host loop launches again and
+        again (bitonic or odd-even merge steps, transposition sort). A swap in a loop without a
+        barrier is a thread's own serial sort."""
+        if fn.body is None:
+            return
+        host_loop = fn.is_kernel and any(la.in_loop is not None for la in model.launches_of(fn.name))
+        tids = model.thread_index_vars(fn)
+        for n in model.fn_nodes(fn, "if_statement"):
+            pair = self._swapped_pair(model, n.child_by_field_name("consequence"))
+            if pair is None or not model.is_reachable(n) or not any(
+                    model.uses_thread_index(i) or model.identifiers(i) & tids for i in pair[2]):
+                continue
+            x, y = pair[0], pair[1]
+            if not any(self._compares(model, b, x, y)
+                       for b in nodes_of(n.child_by_field_name("condition"), "binary_expression")):
+                continue
+            loops = [lp for lp in model.loops_in(fn) if lp.node.start_byte <= n.start_byte and
+                     n.end_byte <= lp.node.end_byte]
+            if (loops and any(lp.has_sync for lp in loops)) or (not loops and host_loop):
+                yield line(n), 0.5, "compare-exchange step of a sorting network"
+
+    @staticmethod
+    def _swapped_pair(model, body):
+        """``(a[x], a[y], index nodes)`` when ``body`` swaps two elements of one array: a swap
+        call (``swap(a[x], a[y])``) or ``a[x] = a[y]`` with a store to ``a[y]``."""
+        if body is None:
+            return None
+        for c in nodes_of(body, "call_expression"):
+            args = c.child_by_field_name("arguments")
+            if "swap" in short_name(model.text_of(c.child_by_field_name("function"))).lower() \
+                    and args is not None and args.named_child_count == 2:
+                a, b = (strip(x) for x in args.named_children)
+                if a is not None and b is not None and a.type == b.type == "subscript_expression" \
+                        and squash(model.text_of(a.child_by_field_name("argument"))) == \
+                        squash(model.text_of(b.child_by_field_name("argument"))) and \
+                        squash(model.text_of(a)) != squash(model.text_of(b)):
+                    return squash(model.text_of(a)), squash(model.text_of(b)), \
+                        subscript_indices(a) + subscript_indices(b)
+        stores = {}
+        for n in nodes_of(body, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            if left is not None and left.type == "subscript_expression":
+                stores[squash(model.text_of(left))] = (left, strip(n.child_by_field_name("right")))
+        for x, (left, right) in stores.items():
+            if right is not None and right.type == "subscript_expression":
+                y = squash(model.text_of(right))
+                if y != x and y in stores and squash(model.text_of(
+                        left.child_by_field_name("argument"))) == squash(model.text_of(
+                        right.child_by_field_name("argument"))):
+                    return x, y, subscript_indices(left) + subscript_indices(right)
+        return None
+
+    @staticmethod
+    def _compares(model, b, x, y) -> bool:
+        """``b`` orders an operand that holds ``x`` against one that holds ``y``."""
+        if model.text_of(b.child_by_field_name("operator")) not in ("<", ">", "<=", ">="):
+            return False
+        lt = squash(model.text_of(b.child_by_field_name("left")))
+        rt = squash(model.text_of(b.child_by_field_name("right")))
+
+        def has(text, part):
+            return re.search(r"(?<![\w.>])" + re.escape(part), text) is not None
+        return (has(lt, x) and has(rt, y)) or (has(lt, y) and has(rt, x))
 
     @staticmethod
     def _reads_of(model, fn, expr, arr, depth: int) -> list:
