@@ -113,8 +113,9 @@ class DataLayoutTransformation(Detector):
         if right.type == "field_expression":
             arg = strip(right.child_by_field_name("argument"))
             if arg is not None and arg.type == "subscript_expression" and \
-                    len(subscript_indices(left)) == 1:
-                return "AoS to SoA"
+                    len(subscript_indices(left)) == 1 and \
+                    model.eval_int(subscript_indices(left)[0]) is None:
+                return "AoS to SoA"  # a constant slot (rec.v[0] = m[0].x) fills one record
             return None
         if right.type != "subscript_expression":
             return None
