@@ -9,7 +9,8 @@ import re
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import ProgramModel, line, strip, subscript_indices
+from strategylens.model import (ProgramModel, assignment_of, line, squash, strip,
+                                subscript_indices)
 
 
 PITCH_CALLS = {"cudaMallocPitch", "cudaMalloc3D", "cudaMemcpy2D", "cudaMemcpy2DAsync",
@@ -51,6 +52,9 @@ class DataLayoutTransformation(Detector):
                 left = strip(n.child_by_field_name("left"))
                 right = strip(n.child_by_field_name("right"))
                 kind = self._relayout(model, left, right)
+                if kind == "transpose" and model.array_name(left) == model.array_name(right) and \
+                        not self._saved(model, fn, n, left):
+                    continue  # a[j][i] = a[i][j] mirrors a symmetric matrix
                 if kind:
                     hits.append((n, kind, model.array_name(left), model.array_name(right)))
             for n, kind, dst, src in hits:
@@ -59,6 +63,15 @@ class DataLayoutTransformation(Detector):
                 if line(n) not in seen:
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.7 if kind != "transpose" else 0.6, None, kind)
+
+    @staticmethod
+    def _saved(model, fn, store, left) -> bool:
+        """The element ``store`` overwrites is read elsewhere in ``fn`` (kept in a temporary,
+        as an in-place transpose swaps it)."""
+        text = squash(model.text_of(left))
+        return any(squash(model.text_of(s)) == text and assignment_of(s) is None and
+                   not (store.start_byte <= s.start_byte < store.end_byte)
+                   for s in model.fn_nodes(fn, "subscript_expression"))
 
     @staticmethod
     def _device_relayout(model, fn, kind, dst, src, hits) -> bool:
