@@ -30,6 +30,7 @@ class AlgorithmSubstitution(Detector):
         for fn in model.gpu_functions():
             yield from self._pointer_jumps(model, fn)
             yield from self._compare_exchanges(model, fn)
+            yield from self._radix_scatters(model, fn)
             for node, cls, _ in model.cub_collectives(fn):
                 if cls in ("BlockRadixSort", "BlockMergeSort", "WarpMergeSort"):
                     yield line(node), 0.55, f"block-level sort primitive ({cls})"
@@ -132,6 +133,59 @@ class AlgorithmSubstitution(Detector):
                      n.end_byte <= lp.node.end_byte]
             if (loops and any(lp.has_sync for lp in loops)) or (not loops and host_loop):
                 yield line(n), 0.5, "compare-exchange step of a sorting network"
+
+    def _radix_scatters(self, model, fn):
+        """``out[pos] = key`` where ``pos`` comes, through locals and their fields, from a digit
+        of that same key, ``(key >> shift) & M`` with a variable shift: a radix sort (or split)
+        pass that scatters each key by its digit. A digit stored as a value is not a scatter."""
+        if fn.body is None:
+            return
+        for n in model.fn_nodes(fn, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            key = strip(n.child_by_field_name("right"))
+            if model.text_of(n.child_by_field_name("operator")) != "=" or left is None or \
+                    key is None or left.type != "subscript_expression" or \
+                    key.type not in ("identifier", "field_expression", "subscript_expression") \
+                    or not model.is_reachable(n):
+                continue
+            want = squash(model.text_of(key))
+            exprs = list(subscript_indices(left))
+            seen: set[str] = set()
+            for _ in range(3):
+                if any(self._digit_of(model, fn, b, want) for e in exprs
+                       for b in nodes_of(e, "binary_expression")):
+                    yield line(n), 0.5, "radix scatter by a digit of the key"
+                    break
+                nxt = []
+                for e in exprs:
+                    for name in model.identifiers(e) - seen:
+                        seen.add(name)
+                        nxt += self._values_of(model, fn, name)
+                exprs = nxt
+
+    @staticmethod
+    def _values_of(model, fn, name) -> list:
+        """Values assigned to local ``name`` or to its fields (``rank.x = ...``)."""
+        out = [r for _, r in model.local_defs_op(fn, name)]
+        for a in model.fn_nodes(fn, "assignment_expression"):
+            target = strip(a.child_by_field_name("left"))
+            if target is not None and target.type == "field_expression" and \
+                    model.text_of(target.child_by_field_name("argument")) == name:
+                out.append(a.child_by_field_name("right"))
+        return out
+
+    @staticmethod
+    def _digit_of(model, fn, b, key: str) -> bool:
+        """``b`` is ``(key >> shift) & M`` with a constant mask and a shift that is not one."""
+        if model.text_of(b.child_by_field_name("operator")) != "&":
+            return False
+        shifted = strip(b.child_by_field_name("left"))
+        if shifted is None or shifted.type != "binary_expression" or \
+                model.text_of(shifted.child_by_field_name("operator")) != ">>":
+            return False
+        return squash(model.text_of(shifted.child_by_field_name("left"))) == key and \
+            model.eval_int(shifted.child_by_field_name("right"), fn) is None and \
+            model.eval_int(b.child_by_field_name("right"), fn) is not None
 
     @staticmethod
     def _swapped_pair(model, body):
