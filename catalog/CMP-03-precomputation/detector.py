@@ -58,8 +58,9 @@ class Precomputation(Detector):
                 copied |= set(c.args[1].replace("(", " ").replace(")", " ").replace(".", " ")
                               .replace("&", " ").replace("[", " ").split())
         for fn in model.reachable_functions():
-            if fn.body is None or fn.is_kernel or (fn.is_device and not fn.is_host):
-                continue
+            if fn.body is None or fn.is_kernel or (fn.is_device and not fn.is_host) or \
+                    model.host_role(fn) not in (None, "solution", "driver"):
+                continue  # set-up code computes the task's input, not a table for the task
             for n in model.fn_nodes(fn, "assignment_expression"):
                 left = strip(n.child_by_field_name("left"))
                 if left is None or left.type != "subscript_expression" or \
