@@ -79,10 +79,14 @@ class Precomputation(Detector):
             if not launches or any(la.in_loop is not None for la in launches) or k.body is None:
                 continue
             gnames = model.global_names(k)
-            others = set()
+            others = set()  # buffers another kernel reads
             for la2 in model.launches_of():
-                if la2.kernel != k.name:
-                    others |= {a.strip("&* ") for a in model.launch_arg_texts(la2)}
+                k2 = model.function_of(la2.kernel)
+                if la2.kernel == k.name or k2 is None:
+                    continue
+                read = {x.array for x in model.accesses_in(k2) if x.is_read}
+                others |= {a.strip("&* ") for a, p in zip(model.launch_arg_texts(la2), k2.params, strict=False)
+                           if p.name in read}
             pnames = [p.name for p in k.params]
             for n in model.fn_nodes(k, "assignment_expression"):
                 left = strip(n.child_by_field_name("left"))
