@@ -247,41 +247,12 @@ class AlgorithmSubstitution(Detector):
             frontier = nxt
         return out
 
-    def _colour_launches(self, model):
-        """Two launches of one kernel from one function that differ in a colour (a template or
-        plain argument true/false or 0/1) and swap two array arguments, where the kernel tests
-        an index's parity: red-black updates of a grid kept as two colour arrays, each colour
-        updated from the other (evidence: both launches)."""
-        colours = ({"true", "false"}, {"0", "1"})
-        launches = model.launches_of()
-        for i, a in enumerate(launches):
-            k = model.function_of(a.kernel)
-            if k is None or k.body is None or not self._tests_parity(model, k):
-                continue
-            for b in launches[i + 1:]:
-                if b.kernel != a.kernel or b.caller != a.caller:
-                    continue
-                x, y = model.launch_arg_texts(a), model.launch_arg_texts(b)
-                ta, tb = list(a.template_args or []), list(b.template_args or [])
-                if len(x) != len(y) or len(ta) != len(tb):
-                    continue
-                pairs = list(zip(ta + x, tb + y, strict=True))
-                recoloured = any({p.strip(), q.strip()} in colours for p, q in pairs)
-                swapped = any(
-                    x[m] != x[j] and x[m] == y[j] and x[j] == y[m]
-                    for m in range(len(x)) for j in range(m + 1, len(x)))
-                if recoloured and swapped:
-                    yield a.line, 0.5, "red-black colour launches"
-                    yield b.line, 0.5, "red-black colour launches"
-
     @staticmethod
-    def _tests_parity(model, k) -> bool:
-        for b in model.fn_nodes(k, "binary_expression"):
-            op = model.text_of(b.child_by_field_name("operator"))
-            if op in ("%", "&") and model.eval_int(b.child_by_field_name("right"), k) == \
-                    (2 if op == "%" else 1):
-                return True
-        return False
+    def _colour_launches(model):
+        """Red-black updates over two colour arrays (evidence: both launches)."""
+        for a, b in model.colour_launches:
+            yield a.line, 0.5, "red-black colour launches"
+            yield b.line, 0.5, "red-black colour launches"
 
     def _level_loops(self, model):
         """A host loop that launches a kernel with a level argument it advances by one, where

@@ -33,6 +33,11 @@ class DataLayoutTransformation(Detector):
                     model.host_role(c.function) in (None, "solution", "driver"):
                 seen.add(c.line)
                 yield Finding(c.line, c.line, 0.6, None, f"transpose by {c.name}")
+        for a, b in model.colour_launches:  # a grid kept as one array per colour
+            for la in (a, b):
+                if la.line not in seen:
+                    seen.add(la.line)
+                    yield Finding(la.line, la.line, 0.5, None, "grid split into colour arrays")
         for fn in model.gpu_functions():
             for node, cls, args in model.cub_collectives(fn):
                 if (cls in ("BlockLoad", "BlockStore") and "TRANSPOSE" in args) or \
