@@ -9,8 +9,8 @@ import re
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import (ProgramModel, assignment_of, line, nodes_of, short_name, strip,
-                                subscript_indices)
+from strategylens.model import (ProgramModel, assignment_of, line, nodes_of, short_name, squash,
+                                strip, subscript_indices)
 
 
 class AlgorithmSubstitution(Detector):
@@ -27,6 +27,14 @@ class AlgorithmSubstitution(Detector):
         yield from self._jacobi_swap(model)
         yield from self._radix_digits(model)
         yield from self._level_loops(model)
+        yield from self._colour_launches(model)
+        for fn in model.gpu_functions():
+            yield from self._pointer_jumps(model, fn)
+            yield from self._compare_exchanges(model, fn)
+            yield from self._radix_scatters(model, fn)
+            for node, cls, _ in model.cub_collectives(fn):
+                if cls in ("BlockRadixSort", "BlockMergeSort", "WarpMergeSort"):
+                    yield line(node), 0.55, f"block-level sort primitive ({cls})"
         for fn in model.reachable_kernels():
             if fn.body is None:
                 continue
@@ -84,6 +92,167 @@ class AlgorithmSubstitution(Detector):
                                     self._is_plus_one(model, r, model.text_of(y))
                                     for r in written.get(model.array_name(x), [])):
                                 yield line(n), 0.55, "level-synchronous BFS"
+
+    def _pointer_jumps(self, model, fn):
+        """``a[p] = v`` where ``v`` comes, through locals, from ``a[j]`` and ``j`` itself from a
+        read of ``a``: each element takes its successor's successor (``x[i] = x[x[i]]``, path
+        halving ``next = a[cur]; a[prev] = next``, a packed list ``n = l[i]; l[i] = f(l[n])``)."""
+        if fn.body is None:
+            return
+        for n in model.fn_nodes(fn, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            if model.text_of(n.child_by_field_name("operator")) != "=" or left is None or \
+                    left.type != "subscript_expression" or not model.is_reachable(n):
+                continue
+            arr = squash(model.text_of(left.child_by_field_name("argument")))
+            right = n.child_by_field_name("right")
+            if arr and any(self._reads_of(model, fn, i, arr, 1)
+                           for r in self._reads_of(model, fn, right, arr, 2)
+                           for i in subscript_indices(r)):
+                yield line(n), 0.55, "pointer jumping"
+
+    def _compare_exchanges(self, model, fn):
+        """An ``if`` that compares two elements of one array (or keys looked up through them)
+        and swaps them, one of them picked by the thread index, run as a step of a network:
+        inside a device loop with a barrier, or in a kernel a host loop launches again and
+        again (bitonic or odd-even merge steps, transposition sort). A swap in a loop without a
+        barrier is a thread's own serial sort."""
+        if fn.body is None:
+            return
+        host_loop = fn.is_kernel and any(la.in_loop is not None for la in model.launches_of(fn.name))
+        tids = model.thread_index_vars(fn)
+        for n in model.fn_nodes(fn, "if_statement"):
+            pair = self._swapped_pair(model, n.child_by_field_name("consequence"))
+            if pair is None or not model.is_reachable(n) or not any(
+                    model.uses_thread_index(i) or model.identifiers(i) & tids for i in pair[2]):
+                continue
+            x, y = pair[0], pair[1]
+            if not any(self._compares(model, b, x, y)
+                       for b in nodes_of(n.child_by_field_name("condition"), "binary_expression")):
+                continue
+            loops = [lp for lp in model.loops_in(fn) if lp.node.start_byte <= n.start_byte and
+                     n.end_byte <= lp.node.end_byte]
+            if (loops and any(lp.has_sync for lp in loops)) or (not loops and host_loop):
+                yield line(n), 0.5, "compare-exchange step of a sorting network"
+
+    def _radix_scatters(self, model, fn):
+        """``out[pos] = key`` where ``pos`` comes, through locals and their fields, from a digit
+        of that same key, ``(key >> shift) & M`` with a variable shift: a radix sort (or split)
+        pass that scatters each key by its digit. A digit stored as a value is not a scatter."""
+        if fn.body is None:
+            return
+        for n in model.fn_nodes(fn, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            key = strip(n.child_by_field_name("right"))
+            if model.text_of(n.child_by_field_name("operator")) != "=" or left is None or \
+                    key is None or left.type != "subscript_expression" or \
+                    key.type not in ("identifier", "field_expression", "subscript_expression") \
+                    or not model.is_reachable(n):
+                continue
+            want = squash(model.text_of(key))
+            exprs = list(subscript_indices(left))
+            seen: set[str] = set()
+            for _ in range(3):
+                if any(self._digit_of(model, fn, b, want) for e in exprs
+                       for b in nodes_of(e, "binary_expression")):
+                    yield line(n), 0.5, "radix scatter by a digit of the key"
+                    break
+                nxt = []
+                for e in exprs:
+                    for name in model.identifiers(e) - seen:
+                        seen.add(name)
+                        nxt += self._values_of(model, fn, name)
+                exprs = nxt
+
+    @staticmethod
+    def _values_of(model, fn, name) -> list:
+        """Values assigned to local ``name`` or to its fields (``rank.x = ...``)."""
+        out = [r for _, r in model.local_defs_op(fn, name)]
+        for a in model.fn_nodes(fn, "assignment_expression"):
+            target = strip(a.child_by_field_name("left"))
+            if target is not None and target.type == "field_expression" and \
+                    model.text_of(target.child_by_field_name("argument")) == name:
+                out.append(a.child_by_field_name("right"))
+        return out
+
+    @staticmethod
+    def _digit_of(model, fn, b, key: str) -> bool:
+        """``b`` is ``(key >> shift) & M`` with a constant mask and a shift that is not one."""
+        if model.text_of(b.child_by_field_name("operator")) != "&":
+            return False
+        shifted = strip(b.child_by_field_name("left"))
+        if shifted is None or shifted.type != "binary_expression" or \
+                model.text_of(shifted.child_by_field_name("operator")) != ">>":
+            return False
+        return squash(model.text_of(shifted.child_by_field_name("left"))) == key and \
+            model.eval_int(shifted.child_by_field_name("right"), fn) is None and \
+            model.eval_int(b.child_by_field_name("right"), fn) is not None
+
+    @staticmethod
+    def _swapped_pair(model, body):
+        """``(a[x], a[y], index nodes)`` when ``body`` swaps two elements of one array: a swap
+        call (``swap(a[x], a[y])``) or ``a[x] = a[y]`` with a store to ``a[y]``."""
+        if body is None:
+            return None
+        for c in nodes_of(body, "call_expression"):
+            args = c.child_by_field_name("arguments")
+            if "swap" in short_name(model.text_of(c.child_by_field_name("function"))).lower() \
+                    and args is not None and args.named_child_count == 2:
+                a, b = (strip(x) for x in args.named_children)
+                if a is not None and b is not None and a.type == b.type == "subscript_expression" \
+                        and squash(model.text_of(a.child_by_field_name("argument"))) == \
+                        squash(model.text_of(b.child_by_field_name("argument"))) and \
+                        squash(model.text_of(a)) != squash(model.text_of(b)):
+                    return squash(model.text_of(a)), squash(model.text_of(b)), \
+                        subscript_indices(a) + subscript_indices(b)
+        stores = {}
+        for n in nodes_of(body, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            if left is not None and left.type == "subscript_expression":
+                stores[squash(model.text_of(left))] = (left, strip(n.child_by_field_name("right")))
+        for x, (left, right) in stores.items():
+            if right is not None and right.type == "subscript_expression":
+                y = squash(model.text_of(right))
+                if y != x and y in stores and squash(model.text_of(
+                        left.child_by_field_name("argument"))) == squash(model.text_of(
+                        right.child_by_field_name("argument"))):
+                    return x, y, subscript_indices(left) + subscript_indices(right)
+        return None
+
+    @staticmethod
+    def _compares(model, b, x, y) -> bool:
+        """``b`` orders an operand that holds ``x`` against one that holds ``y``."""
+        if model.text_of(b.child_by_field_name("operator")) not in ("<", ">", "<=", ">="):
+            return False
+        lt = squash(model.text_of(b.child_by_field_name("left")))
+        rt = squash(model.text_of(b.child_by_field_name("right")))
+
+        def has(text, part):
+            return re.search(r"(?<![\w.>])" + re.escape(part), text) is not None
+        return (has(lt, x) and has(rt, y)) or (has(lt, y) and has(rt, x))
+
+    @staticmethod
+    def _reads_of(model, fn, expr, arr, depth: int) -> list:
+        """Subscripts of ``arr`` in ``expr`` or in the definitions of the locals it names,
+        followed ``depth`` levels (few: definitions are found by name in the whole function)."""
+        out, seen, frontier = [], set(), [expr]
+        for _ in range(depth + 1):
+            nxt = []
+            for e in frontier:
+                out += [s for s in nodes_of(e, "subscript_expression")
+                        if squash(model.text_of(s.child_by_field_name("argument"))) == arr]
+                for name in model.identifiers(e) - seen:
+                    seen.add(name)
+                    nxt += [r for _, r in model.local_defs_op(fn, name)]
+            frontier = nxt
+        return out
+
+    @staticmethod
+    def _colour_launches(model):
+        """Red-black updates over two colour arrays (evidence: both launches)."""
+        for a, b in model.colour_launches:
+            yield a.line, 0.5, "red-black colour launches"
+            yield b.line, 0.5, "red-black colour launches"
 
     def _level_loops(self, model):
         """A host loop that launches a kernel with a level argument it advances by one, where

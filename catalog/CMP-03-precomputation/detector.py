@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
 from strategylens.model import (Node, ProgramModel, assignment_of, enclosing_loops, inside, line,
-                                nodes_of, short_name, strip)
+                                nodes_of, short_name, strip, subscript_indices)
 
 
 MATH_CALLS = {
@@ -31,7 +31,7 @@ class Precomputation(Detector):
     def detect(self, model: ProgramModel) -> Iterator[Finding]:
         seen: set[int] = set()
         for ln, conf, note in list(self._host_tables(model)) + list(self._setup_kernels(model)) \
-                + list(self._shared_tables(model)):
+                + list(self._shared_tables(model)) + list(self._block_constants(model)):
             if ln not in seen:
                 seen.add(ln)
                 yield Finding(ln, ln, conf, None, note)
@@ -58,8 +58,9 @@ class Precomputation(Detector):
                 copied |= set(c.args[1].replace("(", " ").replace(")", " ").replace(".", " ")
                               .replace("&", " ").replace("[", " ").split())
         for fn in model.reachable_functions():
-            if fn.body is None or fn.is_kernel or (fn.is_device and not fn.is_host):
-                continue
+            if fn.body is None or fn.is_kernel or (fn.is_device and not fn.is_host) or \
+                    model.host_role(fn) not in (None, "solution", "driver"):
+                continue  # set-up code computes the task's input, not a table for the task
             for n in model.fn_nodes(fn, "assignment_expression"):
                 left = strip(n.child_by_field_name("left"))
                 if left is None or left.type != "subscript_expression" or \
@@ -78,10 +79,14 @@ class Precomputation(Detector):
             if not launches or any(la.in_loop is not None for la in launches) or k.body is None:
                 continue
             gnames = model.global_names(k)
-            others = set()
+            others = set()  # buffers another kernel reads
             for la2 in model.launches_of():
-                if la2.kernel != k.name:
-                    others |= {a.strip("&* ") for a in model.launch_arg_texts(la2)}
+                k2 = model.function_of(la2.kernel)
+                if la2.kernel == k.name or k2 is None:
+                    continue
+                read = {x.array for x in model.accesses_in(k2) if x.is_read}
+                others |= {a.strip("&* ") for a, p in zip(model.launch_arg_texts(la2), k2.params, strict=False)
+                           if p.name in read}
             pnames = [p.name for p in k.params]
             for n in model.fn_nodes(k, "assignment_expression"):
                 left = strip(n.child_by_field_name("left"))
@@ -123,3 +128,59 @@ class Precomputation(Detector):
                             not model.uses_thread_index(w):
                         # built once by one thread, then read in a loop over the elements
                         yield line(w), 0.55, f"per-block table {v.name}"
+
+    def _block_constants(self, model):
+        """The block's first thread computes a value into a __shared__ variable (a math call, a product, a
+        quotient or a shift, from parameters, global reads and locals), a barrier follows and
+        the block reads it: computed once per block instead of by every thread. Plain loads,
+        index sums, and values made from reductions or other shared data (a norm broadcast)
+        do not count."""
+        for fn in model.reachable_kernels():
+            if fn.body is None:
+                continue
+            shared = {v.name for v in model.vars_in(fn, space="shared")}
+            barriers = [c.node for c in model.calls_in(fn) if model.is_barrier(c.node)]
+            for n in model.fn_nodes(fn, "assignment_expression"):
+                left = strip(n.child_by_field_name("left"))
+                name = model.text_of(left) if left is not None and left.type == "identifier" \
+                    else model.array_name(left) if left is not None and \
+                    left.type == "subscript_expression" else None
+                rhs = n.child_by_field_name("right")
+                if name not in shared or model.text_of(n.child_by_field_name("operator")) != "=" \
+                        or not model.is_reachable(n) or not model.first_thread_guarded(fn, n) \
+                        or not any(b.start_byte > n.end_byte for b in barriers) \
+                        or not self._computes(model, rhs) \
+                        or not self._plain_inputs(model, fn, rhs, shared):
+                    continue
+                if any(model.text_of(x) == name and x.start_byte > n.end_byte and
+                       not model.single_thread_guarded(fn, x)
+                       for x in model.fn_nodes(fn, "identifier")):
+                    yield line(n), 0.5, f"per-block value {name} computed once"
+
+    @staticmethod
+    def _computes(model, rhs) -> bool:
+        """A math call, or a product, quotient or shift outside subscripts (``a[t * n + u]``
+        is an address)."""
+        if any(_is_math_call(model, c) for c in nodes_of(rhs, "call_expression")):
+            return True
+        indices = [i for s in nodes_of(rhs, "subscript_expression") for i in subscript_indices(s)]
+        return any(model.text_of(b.child_by_field_name("operator")) in ("*", "/", "<<") and
+                   not any(i.start_byte <= b.start_byte < i.end_byte for i in indices)
+                   for b in nodes_of(rhs, "binary_expression"))
+
+    @staticmethod
+    def _plain_inputs(model, fn, rhs, shared) -> bool:
+        """``rhs`` and the locals it uses (two levels) call nothing but math functions and read
+        no shared data."""
+        exprs, seen = [rhs], set()
+        for _ in range(3):
+            nxt = []
+            for e in exprs:
+                if any(not _is_math_call(model, c) for c in nodes_of(e, "call_expression")) or \
+                        model.identifiers(e) & shared:
+                    return False
+                for name in model.identifiers(e) - seen:
+                    seen.add(name)
+                    nxt += [r for _, r in model.local_defs_op(fn, name)]
+            exprs = nxt
+        return True

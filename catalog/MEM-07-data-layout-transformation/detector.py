@@ -5,10 +5,12 @@ What it reports and what it leaves out is the entry's ``detection`` in strategy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import ProgramModel, line, strip, subscript_indices
+from strategylens.model import (ProgramModel, assignment_of, line, squash, strip,
+                                subscript_indices)
 
 
 PITCH_CALLS = {"cudaMallocPitch", "cudaMalloc3D", "cudaMemcpy2D", "cudaMemcpy2DAsync",
@@ -24,6 +26,26 @@ class DataLayoutTransformation(Detector):
             if c.name in PITCH_CALLS:
                 yield Finding(c.line, c.line, 0.8, None, c.name)
         seen = set()
+        for c in model.calls_in():
+            # cublas<t>geam with a transposed operand: the library's out-of-place transpose
+            if re.fullmatch(r"cublas[SDCZ]geam(_v2)?", c.name) and \
+                    any(re.search(r"CUBLAS_OP_[TC]\b", a) for a in c.args[1:3]) and \
+                    model.host_role(c.function) in (None, "solution", "driver"):
+                seen.add(c.line)
+                yield Finding(c.line, c.line, 0.6, None, f"transpose by {c.name}")
+        for a, b in model.colour_launches:  # a grid kept as one array per colour
+            for la in (a, b):
+                if la.line not in seen:
+                    seen.add(la.line)
+                    yield Finding(la.line, la.line, 0.5, None, "grid split into colour arrays")
+        for fn in model.gpu_functions():
+            for node, cls, args in model.cub_collectives(fn):
+                if (cls in ("BlockLoad", "BlockStore") and "TRANSPOSE" in args) or \
+                        cls in ("BlockExchange", "WarpExchange"):
+                    if line(node) not in seen:
+                        seen.add(line(node))
+                        yield Finding(line(node), line(node), 0.6, None,
+                                      f"blocked/striped exchange ({cls})")
         for fn in model.reachable_functions():
             if fn.body is None or model.host_role(fn) not in (None, "solution", "driver"):
                 continue  # verification and set-up code re-lay data for the program, not the task
@@ -35,14 +57,88 @@ class DataLayoutTransformation(Detector):
                 left = strip(n.child_by_field_name("left"))
                 right = strip(n.child_by_field_name("right"))
                 kind = self._relayout(model, left, right)
+                if kind == "transpose" and model.array_name(left) == model.array_name(right) and \
+                        not self._saved(model, fn, n, left):
+                    continue  # a[j][i] = a[i][j] mirrors a symmetric matrix
                 if kind:
                     hits.append((n, kind, model.array_name(left), model.array_name(right)))
+            if fn.is_kernel:
+                hits += self._permuted_copies(model, fn)
             for n, kind, dst, src in hits:
                 if device and not self._device_relayout(model, fn, kind, dst, src, hits):
                     continue
                 if line(n) not in seen:
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.7 if kind != "transpose" else 0.6, None, kind)
+
+    def _permuted_copies(self, model, fn) -> list:
+        """Stores ``dst[i] = src[p]`` (or fields of it, through locals) with ``p = perm[i]``
+        loaded from an index array, into two or more global arrays: the kernel reorders data by a
+        permutation (a sort order, cells) for the kernels that follow. One gathered array, or a
+        value computed from the gathered elements, is an ordinary gather."""
+        out, shared = [], model.shared_views(fn)
+        for n in model.fn_nodes(fn, "assignment_expression"):
+            left = strip(n.child_by_field_name("left"))
+            if model.text_of(n.child_by_field_name("operator")) != "=" or left is None or \
+                    left.type != "subscript_expression" or len(subscript_indices(left)) != 1 or \
+                    not model.is_reachable(n) or model.array_name(left) in shared:
+                continue  # a gather into shared memory stages a working set
+            index = squash(model.text_of(subscript_indices(left)[0]))
+            srcs = self._gathered(model, fn, n.child_by_field_name("right"), index, 2)
+            dst = squash(model.text_of(left.child_by_field_name("argument")))
+            if srcs and dst not in srcs and model.uses_thread_index(subscript_indices(left)[0]):
+                out.append((n, "reordered by a permutation", dst, min(srcs)))
+        dsts = {d for _, _, d, _ in out}
+        return out if len(dsts) >= 2 else []
+
+    def _gathered(self, model, fn, expr, index: str, depth: int) -> set[str] | None:
+        """The arrays ``expr`` copies from at a permuted index (``src[p]`` with ``p`` loaded
+        as ``perm[index]``), following fields and locals; None when it computes anything."""
+        expr = strip(expr)
+        if expr is None:
+            return None
+        if expr.type == "field_expression":
+            return self._gathered(model, fn, expr.child_by_field_name("argument"), index, depth)
+        if expr.type == "subscript_expression":
+            ix = subscript_indices(expr)
+            if len(ix) == 1 and strip(ix[0]) is not None and strip(ix[0]).type == "identifier" \
+                    and self._permutation(model, fn, model.text_of(strip(ix[0])), index):
+                return {squash(model.text_of(expr.child_by_field_name("argument")))}
+            return None
+        if expr.type != "identifier" or depth == 0:
+            return None
+        name = model.text_of(expr)
+        values = [r for op, r in model.local_defs_op(fn, name) if op == "="]
+        for a in model.fn_nodes(fn, "assignment_expression"):  # v.x = pt.real
+            target = strip(a.child_by_field_name("left"))
+            if target is not None and target.type == "field_expression" and \
+                    model.text_of(target.child_by_field_name("argument")) == name:
+                values.append(a.child_by_field_name("right"))
+        found = set()
+        for v in values:
+            got = self._gathered(model, fn, v, index, depth - 1)
+            if not got:
+                return None
+            found |= got
+        return found or None
+
+    @staticmethod
+    def _permutation(model, fn, name: str, index: str) -> bool:
+        """Local ``name`` is loaded from an index array at ``index`` (``p = perm[i]``)."""
+        defs = model.local_defs(fn, name)
+        return bool(defs) and all(
+            strip(d) is not None and strip(d).type == "subscript_expression" and
+            [squash(model.text_of(i)) for i in subscript_indices(strip(d))] == [index]
+            for d in defs)
+
+    @staticmethod
+    def _saved(model, fn, store, left) -> bool:
+        """The element ``store`` overwrites is read elsewhere in ``fn`` (kept in a temporary,
+        as an in-place transpose swaps it)."""
+        text = squash(model.text_of(left))
+        return any(squash(model.text_of(s)) == text and assignment_of(s) is None and
+                   not (store.start_byte <= s.start_byte < store.end_byte)
+                   for s in model.fn_nodes(fn, "subscript_expression"))
 
     @staticmethod
     def _device_relayout(model, fn, kind, dst, src, hits) -> bool:
@@ -97,8 +193,9 @@ class DataLayoutTransformation(Detector):
         if right.type == "field_expression":
             arg = strip(right.child_by_field_name("argument"))
             if arg is not None and arg.type == "subscript_expression" and \
-                    len(subscript_indices(left)) == 1:
-                return "AoS to SoA"
+                    len(subscript_indices(left)) == 1 and \
+                    model.eval_int(subscript_indices(left)[0]) is None:
+                return "AoS to SoA"  # a constant slot (rec.v[0] = m[0].x) fills one record
             return None
         if right.type != "subscript_expression":
             return None

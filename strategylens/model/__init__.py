@@ -67,7 +67,8 @@ Beyond the contract: ``function_constants`` (per function), ``type_aliases`` (ty
 :class:`strategylens.model.libclang.IndexResult` when libclang ran), ``subtree(node)`` and the module
 function ``walk(node)`` (pre-order walks served as slices of one cached node list: use them
 instead of private walkers), ``linear_tx(node, fn)`` (the threadIdx.x coefficient of any
-expression), ``unparseable()`` (why the file is not CUDA C++ at all), and the helpers
+expression), ``cub_collectives(fn)`` (CUB block/warp collectives a function names, aliases
+resolved), ``colour_launches`` (launch pairs of a red-black update over two colour arrays), ``unparseable()`` (why the file is not CUDA C++ at all), and the helpers
 ``call_category``, ``type_size``, ``compile_query``. ``eval_int`` also folds locals that are
 initialised once and never reassigned (``int threads = 256;``), ``sizeof(T)`` through template
 bindings, ``min``/``max`` and function-like macros.

@@ -330,6 +330,40 @@ class HostFacts:
                 syncs.append((c.line, 0.8, "synchronises to read a host-visible flag"))
         return out or syncs  # a copy already marks the round trip; its synchronisation adds nothing
 
+    @cached_property
+    def colour_launches(self) -> list[tuple]:
+        """Pairs of launches ``(a, b)`` of one kernel from one function that differ in a colour
+        (a template or plain argument ``true``/``false`` or ``0``/``1``) and swap two array
+        arguments, where the kernel tests an index's parity (``i % 2``, ``i & 1``): red-black
+        updates of a grid kept as two colour arrays, each colour updated from the other."""
+        colours = ({"true", "false"}, {"0", "1"})
+        out, launches = [], self.launches_of()
+        for i, a in enumerate(launches):
+            k = self.function_of(a.kernel)
+            if k is None or k.body is None or not self._tests_parity(k):
+                continue
+            for b in launches[i + 1:]:
+                if b.kernel != a.kernel or b.caller != a.caller:
+                    continue
+                x, y = self.launch_arg_texts(a), self.launch_arg_texts(b)
+                ta, tb = list(a.template_args or []), list(b.template_args or [])
+                if len(x) != len(y) or len(ta) != len(tb):
+                    continue
+                pairs = list(zip(ta + x, tb + y, strict=True))
+                if any({p.strip(), q.strip()} in colours for p, q in pairs) and any(
+                        x[m] != x[j] and x[m] == y[j] and x[j] == y[m]
+                        for m in range(len(x)) for j in range(m + 1, len(x))):
+                    out.append((a, b))
+        return out
+
+    def _tests_parity(self, k: Function) -> bool:
+        for b in self.fn_nodes(k, "binary_expression"):
+            op = self.text_of(b.child_by_field_name("operator"))
+            if op in ("%", "&") and self.eval_int(b.child_by_field_name("right"), k) == \
+                    (2 if op == "%" else 1):
+                return True
+        return False
+
     def launch_arg_texts(self, la) -> list[str]:
         args = la.node.child_by_field_name("arguments")
         return [self.text_of(a) for a in args.named_children] if args is not None else []

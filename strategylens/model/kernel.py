@@ -13,6 +13,12 @@ from strategylens.model.items import Call, Function, Loop
 from strategylens.model.syntax import (LOOP_TYPES, ancestors, assignment_of, call_args, inside,
                                        nodes_of, squash, subscript_index, unparen, walk)
 
+# CUB's block- and warp-level collective classes (cub::BlockLoad<T, 128, 4, ALGORITHM>, ...)
+_CUB_COLLECTIVE = re.compile(r"\b((?:Block|Warp)(?:Load|Store|Exchange|RadixSort|MergeSort|Scan|"
+                             r"Reduce|Histogram|Discontinuity|Shuffle|AdjacentDifference|"
+                             r"RunLengthDecode))\s*<(.*)>\s*$", re.S)
+_NAME_NODES = ("identifier", "type_identifier", "namespace_identifier")
+
 _BARRIERS = ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
              "__syncwarp")
 
@@ -81,6 +87,33 @@ class KernelFacts:
         :attr:`kernel_weights`): a helper pass, not where the time goes."""
         weights = self.kernel_weights
         return fn.name in weights and weights[fn.name] < max(weights.values())
+
+    def cub_collectives(self, fn: Function) -> list[tuple[Node, str, str]]:
+        """The CUB block- and warp-level collectives ``fn`` names, directly
+        (``cub::BlockRadixSort<int, 128, 4>``) or through a type alias (``using LoadT =
+        cub::BlockLoad<T, 128, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>``, ``Traits::LoadT``):
+        ``(node, class, template arguments)``, class bare (``'BlockLoad'``); one per line and
+        class. Only in files that name the ``cub`` namespace."""
+        if fn.body is None or not re.search(r"\bcub\b", self.text):
+            return []
+        out, seen = [], set()
+        for n in walk(fn.body):
+            if n.type not in _NAME_NODES:
+                continue
+            text = self.text_of(n)
+            for _ in range(4):  # follow aliases of aliases
+                if text not in self.type_aliases:
+                    break
+                text = self.type_aliases[text].strip()
+            if text == self.text_of(n) and n.parent is not None and \
+                    n.parent.type == "template_type":
+                text = self.text_of(n.parent)
+            m = _CUB_COLLECTIVE.search(text)
+            key = (n.start_point[0], m.group(1) if m else None)
+            if m and key not in seen:
+                seen.add(key)
+                out.append((n, m.group(1), m.group(2)))
+        return out
 
     def shared_names(self, fn: Function) -> set[str]:
         """Shared arrays visible in ``fn`` (its own and file-scope ones)."""

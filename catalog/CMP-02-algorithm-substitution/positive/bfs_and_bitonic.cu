@@ -18,7 +18,7 @@ __global__ void bitonic_step(float* d, int j, int k) {
     unsigned ixj = i ^ j; // expect: CMP-02
     if (ixj > i) {
         bool up = (i & k) == 0;
-        if ((d[i] > d[ixj]) == up) { float t = d[i]; d[i] = d[ixj]; d[ixj] = t; }
+        if ((d[i] > d[ixj]) == up) { float t = d[i]; d[i] = d[ixj]; d[ixj] = t; } // expect: CMP-02
     }
 }
 
