@@ -23,8 +23,11 @@ class TypeTable:
         self.model = model
         self._fn: dict[str, dict[str, tuple[str, int]]] = {}
         self._global: dict[str, tuple[str, int]] | None = None
+        # every declaration of a name declared more than once in a function, with its scope
+        self._scoped: dict[str, dict[str, list[tuple[int, int, int, tuple[str, int]]]]] = {}
 
-    def _collect(self, root: Node, skip_functions: bool) -> dict[str, tuple[str, int]]:
+    def _collect(self, root: Node, skip_functions: bool,
+                 scoped: dict | None = None) -> dict[str, tuple[str, int]]:
         out: dict[str, tuple[str, int]] = {}
         for n in walk(root):
             if n.type not in ("declaration", "parameter_declaration", "field_declaration"):
@@ -44,6 +47,11 @@ class TypeTable:
                 name, ptr = self.declared(d)
                 if name:
                     out.setdefault(name, (tname, ptr + extra))
+                    if scoped is not None:
+                        scope = n.parent if n.type == "declaration" and n.parent is not None \
+                            else root
+                        scoped.setdefault(name, []).append(
+                            (scope.start_byte, scope.end_byte, n.start_byte, (tname, ptr + extra)))
         return out
 
     def declared(self, d: Node) -> tuple[str | None, int]:
@@ -62,12 +70,22 @@ class TypeTable:
                 else None)
         return None, ptr
 
-    def type_of(self, fn: Function | None, name: str) -> tuple[str, int] | None:
-        """``(base type, pointer/array depth)`` of ``name`` as seen in ``fn``."""
+    def type_of(self, fn: Function | None, name: str,
+                at: Node | None = None) -> tuple[str, int] | None:
+        """``(base type, pointer/array depth)`` of ``name`` as seen in ``fn``; with ``at``, the
+        declaration in scope there when blocks of ``fn`` declare the name differently
+        (``const half2* row`` in one branch, ``const float2* row`` in the other)."""
         if fn is not None:
             tab = self._fn.get(fn.name)
             if tab is None:
-                tab = self._fn[fn.name] = self._collect(fn.node, skip_functions=False)
+                scoped = {}
+                tab = self._fn[fn.name] = self._collect(fn.node, False, scoped)
+                self._scoped[fn.name] = {k: v for k, v in scoped.items() if len(v) > 1}
+            decls = self._scoped[fn.name].get(name) if at is not None else None
+            if decls:
+                seen = [d for d in decls if d[0] <= at.start_byte < d[1] and d[2] <= at.start_byte]
+                if seen:
+                    return max(seen, key=lambda d: d[2])[3]
             if name in tab:
                 return tab[name]
         if self._global is None:
