@@ -281,7 +281,7 @@ def test_struct_methods_and_cub_typedef():
     m = build_model((FIXTURES / "thrust_cub.cu").read_text(), index=False)
     assert "square::operator()" in m.reachable
     cats = {(c.name, c.category) for c in m.calls_in("block_sum")}
-    assert cats == {("Sum", "cub"), ("BlockReduce", "cub")}
+    assert cats == {("Sum", "library_block_reduce"), ("BlockReduce", "library_block_reduce")}
     assert m.launches[0].block_value == (256,)
 
 

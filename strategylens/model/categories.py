@@ -143,13 +143,39 @@ def reduction_helper(name: str) -> str | None:
     return None
 
 
+# CUB's warp- and block-wide collectives by class (cub::WarpReduce<T>, hipcub::BlockScan<T, N>):
+# a warp's collectives are shuffles; a block scan is a scan, not a tree reduction; a library's
+# block reduction is a tree reduction whose shuffles are the library's (unlike a project's own
+# block_reduce helper)
+_COLLECTIVES = {"WarpReduce": "shuffle", "WarpScan": "shuffle",
+                "BlockReduce": "library_block_reduce", "BlockScan": "block_scan"}
+
+
+def collective_category(type_text: str | None) -> str | None:
+    """Category of a call on a CUB-style collective class, whatever namespace or alias names it.
+
+    >>> collective_category("cub::WarpReduce<float>"), collective_category("ns::BlockScan<int, 256>")
+    ('shuffle', 'block_scan')
+    """
+    if not type_text:
+        return None
+    base = type_text.split("<", 1)[0].strip().rsplit("::", 1)[-1]
+    return _COLLECTIVES.get(base)
+
+
 def helper_category(name: str, receiver_type: str | None = None) -> str | None:
     """Category of a device helper from a header the file lacks: reductions named for a warp or
-    a block, a project's warp wrappers (``popsift::shuffle``, ``popsift::ballot``) and
-    collectives classes (``hoomd::detail::WarpScan<T, N>().ExclusiveSum``)."""
-    scope = reduction_helper(name) or (reduction_helper(receiver_type) if receiver_type else None)
-    if scope:
-        return {"warp": "shuffle", "block": "block_reduce"}[scope]
+    a block (a block scan is ``block_scan``), a project's warp wrappers (``popsift::shuffle``,
+    ``popsift::ballot``) and collectives classes (``hoomd::detail::WarpScan<T, N>().ExclusiveSum``)."""
+    cat = collective_category(receiver_type) or collective_category(name)
+    if cat:
+        return cat
+    for text in (name, receiver_type):
+        scope = reduction_helper(text) if text else None
+        if scope == "block" and "scan" in text.split("<", 1)[0].lower():
+            return "block_scan"
+        if scope:
+            return {"warp": "shuffle", "block": "block_reduce"}[scope]
     return WARP_WRAPPERS.get(name.rsplit("::", 1)[-1])
 
 
@@ -179,6 +205,8 @@ def call_category(name: str, receiver_type: str | None = None) -> str | None:
             return "shuffle"
         if base in ("ballot", "any", "all", "match_any", "match_all"):
             return "vote"
+        if collective_category(rt):
+            return collective_category(rt)
         if rt.startswith("cub::"):
             return "cub"
         if rt.startswith("thrust::"):
@@ -187,6 +215,8 @@ def call_category(name: str, receiver_type: str | None = None) -> str | None:
         return "atomic"
     if name in ("cg::sync", "cooperative_groups::sync"):
         return "sync_threads"
+    if name.startswith(("cub::", "hipcub::")) and collective_category(name):
+        return collective_category(name)
     for prefix, cat in _PREFIX_CATEGORY:
         if name.startswith(prefix) or (prefix.endswith("::") and name.startswith("::" + prefix)):
             return cat
