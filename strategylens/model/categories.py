@@ -85,6 +85,24 @@ _ATOMIC_METHODS = {"fetch_add", "fetch_sub", "fetch_min", "fetch_max", "fetch_an
                    "fetch_xor", "compare_exchange_strong", "compare_exchange_weak", "exchange"}
 
 
+# a project's atomic helpers: math::atomic::add, atomics::max, atomic_add, atomic_cas
+_ATOMIC_HELPER = re.compile(r"(add|sub|min|max|inc|dec|and|or|xor|exch|exchange|cas)")
+
+
+def atomic_helper(name: str) -> bool:
+    """Whether a callee's name says it is an atomic operation though it is no CUDA atomic:
+    an operation in an ``atomic`` namespace or an ``atomic_`` prefix.
+
+    >>> atomic_helper("math::atomic::add"), atomic_helper("atomic_max"), atomic_helper("add")
+    (True, True, False)
+    """
+    parts = name.split("::")
+    base = parts[-1].lower()
+    if len(parts) > 1 and parts[-2].lower() in ("atomic", "atomics"):
+        return _ATOMIC_HELPER.fullmatch(base) is not None
+    return base.startswith("atomic_") and _ATOMIC_HELPER.fullmatch(base[7:]) is not None
+
+
 _PREFIX_CATEGORY = [("cublas", "cublas"), ("cusparse", "cusparse"), ("cusolver", "cusolver"),
                     ("cufft", "cufft"), ("curand", "curand"), ("thrust::", "thrust"),
                     ("cub::", "cub"), ("cudaGraph", "graph"), ("cudaOccupancy", "occupancy")]
@@ -211,7 +229,8 @@ def call_category(name: str, receiver_type: str | None = None) -> str | None:
             return "cub"
         if rt.startswith("thrust::"):
             return "thrust"
-    if base in _ATOMIC_BASE or any(base.startswith(a + "_") for a in _ATOMIC_BASE):
+    if base in _ATOMIC_BASE or any(base.startswith(a + "_") for a in _ATOMIC_BASE) or \
+            atomic_helper(name):
         return "atomic"
     if name in ("cg::sync", "cooperative_groups::sync"):
         return "sync_threads"
