@@ -111,6 +111,35 @@ _PREFIX_CATEGORY = [("cublas", "cublas"), ("cusparse", "cusparse"), ("cusolver",
 THREAD_BUILTINS = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 
 
+def position_builtin(name: str) -> str | None:
+    """The CUDA built-in expression that a helper from a header the file lacks returns, read
+    from its name (its words end in an axis): the thread's index in the block
+    (``thread::local::id::x``, ``thread_idx_x``) or in the grid (``thread::global::id::x``), the
+    block's index (``block::id::y``) or size (``block::size::x``, ``block_dim_x``); else None.
+
+    >>> position_builtin("gcuda::thread::global::id::x")
+    '(blockIdx.x * blockDim.x + threadIdx.x)'
+    >>> position_builtin("threadIdx_x"), position_builtin("block::size::y"), position_builtin("size")
+    ('threadIdx.x', 'blockDim.y', None)
+    """
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name)]
+    if len(words) < 3 or words[-1] not in ("x", "y", "z"):
+        return None
+    a, ws = words[-1], set(words[:-1])
+    ident = bool(ws & {"id", "idx", "index"})
+    if ws & {"warp", "lane", "grid", "num", "count"}:
+        return None
+    if "thread" in ws and ident and not ws & {"block", "size", "dim"}:
+        return f"(blockIdx.{a} * blockDim.{a} + threadIdx.{a})" if "global" in ws \
+            else f"threadIdx.{a}"
+    if "block" in ws and "thread" not in ws:
+        if ident and not ws & {"size", "dim"}:
+            return f"blockIdx.{a}"
+        if ws & {"size", "dim"} and not ident:
+            return f"blockDim.{a}"
+    return None
+
+
 _MEMORY_HELPER = re.compile(r"(?:^|_)(load|store|ld|st|copy)(?:_|\d|$)|"
                             r"^(load|store|copy)(?=[A-Z0-9]|$)", re.IGNORECASE)
 

@@ -11,7 +11,8 @@ from tree_sitter import Node, QueryCursor
 from strategylens.model.items import Function, Macro, Param, Pragma
 from strategylens.model.preproc import (compile_flags, define_lines, expand_statement_macros,
                                         find_headers, library_defines, normalise_spellings,
-                                        qualify_attribute_macros, unwrap_fragment_conditionals)
+                                        position_helpers, qualify_attribute_macros,
+                                        unwrap_fragment_conditionals)
 from strategylens.model.syntax import (SKIP_TYPES, compile_query, declarator_name, parser, remember,
                                        walk)
 
@@ -90,6 +91,10 @@ class Parsing:
             self.text = self.source.decode("utf8", "replace")
             self.lines = self.text.splitlines()
             self.note("attribute macros read as CUDA qualifiers: " + ", ".join(names))
+        positions = position_helpers(self.source)
+        if positions is not None:
+            self.source = positions[0]
+            self.note("position helpers read as CUDA built-ins: " + ", ".join(positions[1]))
         self.source = normalise_spellings(self.source)
         self.text = self.source.decode("utf8", "replace")
         self.lines = self.text.splitlines()

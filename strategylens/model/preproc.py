@@ -12,6 +12,8 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from strategylens.model.categories import position_builtin
+
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n]*\\\r?\n)*[^\n]*)",
                      re.M)
 _LOOP_HEADER = re.compile(r"^\s*(for|while)\s*\(")
@@ -221,6 +223,46 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
         pieces.append(_drop_comments(expand(_substitute(inner, params, args), 1)).replace("\n", " "))
         pieces.append("\n" * span.count("\n"))
         pos = end + 1
+        if m.group(1) not in used:
+            used.append(m.group(1))
+    if not used:
+        return None
+    pieces.append(text[pos:])
+    return "".join(pieces).encode("utf8"), used
+
+
+# a call without arguments of a plain or qualified name, not a member (p.size_x())
+_NO_ARG_CALL = re.compile(r"(?<![\w.>:])((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*\(\s*\)")
+
+
+def position_helpers(source: bytes) -> tuple[bytes, list[str]] | None:
+    """``source`` with calls of position helpers from a header the file lacks
+    (``gcuda::thread::global::id::x()``, ``block::size::x()``: see
+    :func:`categories.position_builtin`) written as the built-ins they return, as a compiler
+    would after inlining them; lines do not move. A helper the file defines or declares is left
+    to the model. None when there is none.
+
+    >>> position_helpers(b"int i = dev::thread::global::id::x();  // x()")[0]
+    b'int i = (blockIdx.x * blockDim.x + threadIdx.x);  // x()'
+    """
+    if b"()" not in source:
+        return None
+    text = source.decode("utf8", "replace")
+    found = [(m, b) for m in _NO_ARG_CALL.finditer(text)
+             if (b := position_builtin(m.group(1))) is not None]
+    if not found:
+        return None
+    mask = _code_mask(text)
+    pieces, pos, used = [], 0, []
+    for m, builtin in found:
+        short = m.group(1).rsplit("::", 1)[-1]
+        before = text[:m.start()].rstrip()
+        if mask[m.start()] or re.search(rf"\b{short}\s*\(\s*\)\s*(const\s*)?\{{", text) or (
+                before and (before[-1].isalnum() or before[-1] in "_*&")
+                and not re.search(r"\breturn$", before)):
+            continue  # a comment, a definition in the file, or a declaration
+        pieces += [text[pos:m.start()], builtin]
+        pos = m.end()
         if m.group(1) not in used:
             used.append(m.group(1))
     if not used:
