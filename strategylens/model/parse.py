@@ -12,7 +12,7 @@ from strategylens.model.items import Function, Macro, Param, Pragma
 from strategylens.model.preproc import (compile_flags, define_lines, expand_statement_macros,
                                         find_headers, library_defines, normalise_spellings,
                                         position_helpers, qualify_attribute_macros,
-                                        unwrap_fragment_conditionals)
+                                        unwrap_fragment_conditionals, wrapper_macros)
 from strategylens.model.syntax import (SKIP_TYPES, compile_query, declarator_name, parser, remember,
                                        walk)
 
@@ -77,6 +77,13 @@ class Parsing:
             for name in names:
                 self.note(f"macro {name} expanded where it is used (a loop, launch or access "
                           "inside)")
+        wrapped = wrapper_macros(self.source, extra)
+        if wrapped is not None:
+            self.source = wrapped[0]
+            self.text = self.source.decode("utf8", "replace")
+            self.lines = self.text.splitlines()
+            self.note("wrapper macros read as the launch or call they wrap: " +
+                      ", ".join(wrapped[1]))
         unwrapped = unwrap_fragment_conditionals(self.source)
         if unwrapped is not None:
             self.source = unwrapped[0]
