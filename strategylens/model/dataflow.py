@@ -189,9 +189,11 @@ class DataFlow:
             if name in param_space.get(fname, {}):
                 sp = param_space[fname][name]
                 return "unknown" if sp == "struct" else sp
-            base = name.split(".", 1)[0].split("->", 1)[0]
+            base = name.split(".", 1)[0].split("->", 1)[0].split("(", 1)[0].strip()
             if base != name and param_space.get(fname, {}).get(base) in ("struct", "global"):
-                return "global"  # a pointer member of a kernel's parameter struct
+                # a pointer member of a kernel's parameter struct, or the row a view parameter
+                # returns (out(i)[j])
+                return "global"
         if name in global_space:
             return {"device": "global", "static": "unknown"}.get(global_space[name],
                                                                 global_space[name])
