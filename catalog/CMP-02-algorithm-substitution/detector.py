@@ -27,6 +27,10 @@ class AlgorithmSubstitution(Detector):
         yield from self._jacobi_swap(model)
         yield from self._radix_digits(model)
         yield from self._level_loops(model)
+        for fn in model.gpu_functions():
+            for c in model.calls_in(fn):
+                if c.category == "block_sort":  # cub::BlockRadixSort<...>(tmp).Sort(keys)
+                    yield c.line, 0.6, "a block-wide radix or merge sort"
         for fn in model.reachable_kernels():
             if fn.body is None:
                 continue

@@ -193,9 +193,11 @@ def reduction_helper(name: str) -> str | None:
 # CUB's warp- and block-wide collectives by class (cub::WarpReduce<T>, hipcub::BlockScan<T, N>):
 # a warp's collectives are shuffles; a block scan is a scan, not a tree reduction; a library's
 # block reduction is a tree reduction whose shuffles are the library's (unlike a project's own
-# block_reduce helper)
+# block_reduce helper); a block's radix or merge sort is a parallel sort
 _COLLECTIVES = {"WarpReduce": "shuffle", "WarpScan": "shuffle",
-                "BlockReduce": "library_block_reduce", "BlockScan": "block_scan"}
+                "BlockReduce": "library_block_reduce", "BlockScan": "block_scan",
+                "BlockRadixSort": "block_sort", "BlockMergeSort": "block_sort",
+                "WarpMergeSort": "block_sort"}
 
 
 def collective_category(type_text: str | None) -> str | None:
