@@ -9,9 +9,10 @@ from functools import cached_property
 
 from tree_sitter import Node
 
-from strategylens.model.items import Call, Function, Loop
+from strategylens.model.items import Call, Function, Launch, Loop
 from strategylens.model.syntax import (call_args, enclosing_ifs, in_condition_part, in_lambda,
-                                       innermost_loop, inside, line, runs_every_iteration, walk)
+                                       innermost_loop, inside, line, runs_every_iteration, unparen,
+                                       walk)
 
 _LIBRARY_CATEGORIES = {"cublas", "cusparse", "cusolver", "cufft", "curand"}
 _SETUP_WORDS = ("Create", "Destroy", "Set", "Get", "Plan", "plan", "bufferSize", "BufferSize",
@@ -115,6 +116,34 @@ def _split_args(text: str) -> list[str]:
 
 class HostFacts:
     """Queries over the host side of the program."""
+
+    def _add_helper_launches(self) -> None:
+        """A kernel of the file handed to a call from a header the file lacks
+        (``linear_kernel(k<T>, 0, stream, n, ...)``, ``box.launch(ctx, k, ...)``) in host code
+        is launched by that helper, with a configuration the helper chooses."""
+        for c in self.calls:
+            fn = self.function_of(c.function) if c.function else None
+            if c.category is not None or fn is None or fn.is_kernel or fn.is_device or \
+                    c.name in self.functions:
+                continue
+            for a in call_args(c.node):
+                a = unparen(a)
+                base = a.child_by_field_name("name") if a.type == "template_function" else a
+                kname = self.text_of(base) if base is not None else ""
+                k = self.function_of(kname) if base is not None and base.type == "identifier" \
+                    else None
+                if k is None or not k.is_kernel:
+                    continue
+                targs = [self.text_of(x) for x in
+                         a.child_by_field_name("arguments").named_children] \
+                    if a.type == "template_function" else []
+                loops = [lp for lp in self.loops if lp.function == c.function and
+                         inside(c.node, lp.node)]
+                self.launches.append(Launch(kname, c.node, c.line, c.function, "", "", None, None,
+                                            None, None, targs,
+                                            max(loops, key=lambda lp: lp.depth, default=None),
+                                            "helper"))
+                break
 
     @cached_property
     def reachable_host_calls(self) -> list[Call]:
