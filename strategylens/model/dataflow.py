@@ -8,7 +8,7 @@ from functools import cached_property
 
 from tree_sitter import Node
 
-from strategylens.model.categories import type_size
+from strategylens.model.categories import call_category, type_size
 from strategylens.model.items import Function, Loop
 from strategylens.model.syntax import ancestors, nodes_of, strip, walk
 
@@ -559,12 +559,37 @@ class DataFlow:
                 names.add(self.text_of(left))
         return names
 
+    def loads(self, call: Node) -> bool:
+        """Whether a call only loads device memory: a texture fetch or ``__ldg``
+        (``tex1Dfetch<T>(tex, n)``), or a device function of the file whose body returns one
+        such load (``fetch(n, map, tex)`` returning ``tex1Dfetch<T>(tex, n)``)."""
+        f = call.child_by_field_name("function")
+        if f is not None and f.type == "template_function":
+            f = f.child_by_field_name("name")
+        name = self.text_of(f).split("::")[-1]
+        if call_category(name) in ("texture", "ldg"):
+            return True
+        fn = self.function_of(name)
+        body = fn.body if fn is not None and fn.is_device else None
+        if body is None or body.named_child_count != 1 or \
+                body.named_children[0].type != "return_statement":
+            return False
+        value = strip(body.named_children[0].named_children[0]) \
+            if body.named_children[0].named_child_count else None
+        return value is not None and value.type == "call_expression" and value != call and \
+            call_category(self.text_of(value.child_by_field_name("function")).split("<")[0]) \
+            in ("texture", "ldg")
+
     def reads_global(self, fn: Function, rhs: Node | None, global_names: set[str],
                      depth: int = 0) -> bool:
-        """Whether an expression reads global memory (one of ``global_names``), directly or
-        through one local variable defined before it."""
-        for n in nodes_of(rhs, "subscript_expression", "pointer_expression"):
-            if self.array_name(n) in global_names:
+        """Whether an expression reads global memory (one of ``global_names``, a texture fetch
+        or ``__ldg`` or a helper returning one), directly or through one local variable
+        defined before it."""
+        for n in nodes_of(rhs, "subscript_expression", "pointer_expression", "call_expression"):
+            if n.type == "call_expression":
+                if self.loads(n):
+                    return True
+            elif self.array_name(n) in global_names:
                 return True
         if depth > 0 or rhs is None:
             return False
@@ -589,6 +614,8 @@ class DataFlow:
             return self.computed(fn, n.child_by_field_name("consequence"), depth) or \
                 self.computed(fn, n.child_by_field_name("alternative"), depth)
         if t == "call_expression":
+            if self.loads(n):
+                return False
             name = self.text_of(n.child_by_field_name("function")).split("::")[-1]
             if name.startswith("make_") or name == "__ldg":
                 args = n.child_by_field_name("arguments")
