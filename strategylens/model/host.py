@@ -365,27 +365,64 @@ class HostFacts:
 
     def dim3_args(self, fn, expr: str) -> list[str] | None:
         """Components of a dim3 launch dimension: ``dim3(a, b)`` inline, or a ``dim3 name(a, b)`` /
-        ``dim3 name = dim3(a, b)`` / ``dim3 name{a, b}`` declaration in ``fn``; None when the
-        expression is not a dim3."""
+        ``dim3 name = dim3(a, b)`` / ``dim3 name{a, b}`` / ``dim3 name = {a, b}`` declaration in
+        ``fn``; None when the expression is not a dim3."""
         found = self.dim3_decl(fn, expr)
         return found[0] if found else None
 
-    def dim3_decl(self, fn, expr: str) -> tuple[list[str], int | None] | None:
-        """Like :func:`dim3_args`, with the line of the declaration (None for an inline dim3)."""
+    def _dim3_init(self, name: str, fn: Function, at: Node | None = None
+                   ) -> tuple[int, ...] | None:
+        """Value of a ``dim3 name(a, b)`` declared in ``fn``; with ``at`` (a launch's
+        argument), the last such declaration before it (branches may declare it again)."""
+        found = None
+        for x in walk(fn.body) if fn.body is not None else ():
+            if at is not None and x.start_byte > at.start_byte:
+                break
+            if x.type != "declaration" or self.text_of(x.child_by_field_name("type")) != "dim3":
+                continue
+            for d in x.children_by_field_name("declarator"):
+                if d.type == "function_declarator" and self.text_of(
+                        d.child_by_field_name("declarator")) == name:
+                    # `dim3 block(TILE, TILE);` parses as a function declaration
+                    ps = d.child_by_field_name("parameters")
+                    vals = [self.eval_int(self.text_of(a), fn)
+                            for a in (ps.named_children if ps else [])]
+                    found = tuple(vals) if vals and None not in vals else None
+                elif d.type == "init_declarator" and self.text_of(
+                        d.child_by_field_name("declarator")) == name:
+                    v = d.child_by_field_name("value")
+                    if v is not None and v.type in ("argument_list", "initializer_list"):
+                        vals = [self.eval_int(a, fn) for a in v.named_children]
+                        found = tuple(vals) if vals and None not in vals else None
+                    else:
+                        found = self._dim_value(v, fn) if v is not None else None
+                else:
+                    continue
+                if at is None:
+                    return found
+        return found
+
+    def dim3_decl(self, fn, expr: str, at: Node | None = None
+                  ) -> tuple[list[str], int | None] | None:
+        """Like :func:`dim3_args`, with the line of the declaration (None for an inline dim3);
+        with ``at`` (a launch), the last declaration of the name before it."""
         e = expr.strip()
         m = re.fullmatch(r"dim3\s*[\({](.*)[\)}]", e, re.S)
         if m:
             return _split_args(m.group(1)), None
         if not re.fullmatch(r"[A-Za-z_]\w*", e) or fn is None or fn.body is None:
             return None
+        found = None
         for n in walk(fn.body):
             if n.type != "declaration" or "dim3" not in self.text_of(n.child_by_field_name("type")):
                 continue
+            if at is not None and n.start_byte > at.start_byte:
+                break
             for d in n.named_children:
                 t = self.text_of(d)
-                m = re.fullmatch(re.escape(e) + r"\s*(?:=\s*dim3\s*)?[\({](.*)[\)}]", t, re.S)
-                if m:
-                    return _split_args(m.group(1)), line(d)
-                if t == e:
-                    return ["1"], line(d)
-        return None
+                m = re.fullmatch(re.escape(e) + r"\s*(?:=\s*(?:dim3\s*)?)?[\({](.*)[\)}]", t, re.S)
+                if m or t == e:
+                    found = (_split_args(m.group(1)) if m else ["1"]), line(d)
+                    if at is None:
+                        return found
+        return found
