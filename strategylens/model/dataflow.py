@@ -194,6 +194,8 @@ class DataFlow:
                 # a pointer member of a kernel's parameter struct, or the row a view parameter
                 # returns (out(i)[j])
                 return "global"
+            if base != name and local_space.get(fname, {}).get(base) == "shared":
+                return "shared"  # an array member of a __shared__ struct or union
         if name in global_space:
             return {"device": "global", "static": "unknown"}.get(global_space[name],
                                                                 global_space[name])
