@@ -281,7 +281,7 @@ def test_struct_methods_and_cub_typedef():
     m = build_model((FIXTURES / "thrust_cub.cu").read_text(), index=False)
     assert "square::operator()" in m.reachable
     cats = {(c.name, c.category) for c in m.calls_in("block_sum")}
-    assert cats == {("Sum", "cub"), ("BlockReduce", "cub")}
+    assert cats == {("Sum", "library_block_reduce"), ("BlockReduce", "library_block_reduce")}
     assert m.launches[0].block_value == (256,)
 
 
@@ -580,3 +580,16 @@ def test_kernel_weights_rank_kernels_by_their_order_of_work():
     one = build_model("__global__ void k(float* a, int n) { if (threadIdx.x == 0) "
                       "for (int i = 0; i < n; i++) a[i] = 0; }", index=False)
     assert one.kernel_weights == {"k": 1.0}
+
+
+def test_kernel_handed_to_a_launch_helper_is_launched():
+    m = build_model("""
+template <typename T> __global__ void k(unsigned n, T* a) {}
+void step(float* a, unsigned n) {
+    for (int r = 0; r < 3; ++r) linear_kernel(k<float>, 0, nullptr, n, a);
+    cudaFuncSetAttribute(k<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+}
+""", index=False)
+    (la,) = m.launches
+    assert (la.kernel, la.kind, la.template_args, la.line) == ("k", "helper", ["float"], 4)
+    assert la.in_loop is not None and la.grid == "" and la.block_value is None

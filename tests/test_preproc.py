@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 
 from strategylens.model import build_model
-from strategylens.model.preproc import (expand_statement_macros, qualify_attribute_macros,
-                                        resolve_conditionals, unwrap_fragment_conditionals)
+from strategylens.model.preproc import (expand_statement_macros, position_helpers,
+                                        qualify_attribute_macros, resolve_conditionals,
+                                        unwrap_fragment_conditionals, wrapper_macros)
 
 
 def test_statement_macros_expand_in_place_and_keep_lines():
@@ -298,3 +299,36 @@ def test_framework_loop_macros_from_absent_headers(tmp_path):
     (loop,) = model.loops_in(model.gpu_functions()[0])
     assert "gridDim" not in (loop.step or "") and "blockDim" in (loop.step or "")
     assert not any("usual definitions" in n for n in model.notes)
+
+
+def test_position_helpers_are_read_as_builtins_with_lines_kept():
+    src = (b"__global__ void k(float* a) {\n"
+           b"  unsigned i = dev::thread::global::id::x();  // dev::block::size::x()\n"
+           b"  for (unsigned j = dev::thread::local::id::x(); j < 8; j += dev::block::size::x())\n"
+           b"    a[i + j] = 0;\n}\n")
+    out, used = position_helpers(src)
+    assert out.count(b"\n") == src.count(b"\n")
+    assert b"unsigned i = (blockIdx.x * blockDim.x + threadIdx.x);  // dev::block::size::x()" in out
+    assert b"j = threadIdx.x; j < 8; j += blockDim.x)" in out
+    assert used == ["dev::thread::global::id::x", "dev::thread::local::id::x",
+                    "dev::block::size::x"]
+    # a helper the file defines is read by the model itself
+    assert position_helpers(b"__device__ int thread_idx_x() { return 0; }\n"
+                            b"int i = thread_idx_x();\n") is None
+
+
+def test_wrapper_macros_launch_kernels_and_call_library_algorithms():
+    src = (b"__global__ void k(int* a) {}\n"
+           b"void f(int* a, int n) {\n"
+           b"  CUDA_LAUNCH((k), dim3(n),\n"
+           b"              dim3(32), a);\n"
+           b"  POLICY(thrust::sort, a, a + n);\n"
+           b"  CHECK(cudaDeviceSynchronize());\n}\n")
+    out, used = wrapper_macros(src)
+    assert out.count(b"\n") == src.count(b"\n")
+    assert b"  k<<<dim3(n), dim3(32)>>>(a)\n;\n" in out  # the launch stays on its first line
+    assert b"thrust::sort(a, a + n);" in out and b"CHECK(cudaDeviceSynchronize());" in out
+    assert used == ["CUDA_LAUNCH", "POLICY"]
+    # a macro the file defines is expanded by the preprocessor, not read as a wrapper
+    assert wrapper_macros(b"#define RUN(f, ...) f(__VA_ARGS__)\n__global__ void k();\n"
+                          b"void g() { RUN(k, 1, 2); }\n") is None

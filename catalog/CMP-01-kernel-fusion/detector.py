@@ -9,8 +9,9 @@ from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
 from strategylens.model.categories import reduction_helper
-from strategylens.model import (Function, LOOP_TYPES, ProgramModel, assignment_of, enclosing_loops,
-                                line, nodes_of, short_name, strip, subscript_indices)
+from strategylens.model import (UNKNOWN, Function, LOOP_TYPES, ProgramModel, assignment_of,
+                                enclosing_loops, line, nodes_of, short_name, strip,
+                                subscript_indices)
 
 
 def _fn_name_line(fn: Function) -> int:
@@ -65,13 +66,20 @@ class KernelFusion(Detector):
             wtexts = {model.text_of(w) for w in writes}
             first = min(w.start_byte for w in made)
             # the next stage: each thread reads other threads' values around its own position
-            # (a read by one thread, or a loop over the whole array, is a reduction instead)
+            # (a read by one thread, or a loop over the whole array, is a reduction instead; a
+            # read at a position found from the data, as by a search, is a lookup)
             if any(r.start_byte > first and model.text_of(r) not in wtexts and
                    any(first < s < r.start_byte for s in syncs) and
                    model.uses_thread_index(r) and not model.single_thread_guarded(fn, r)
-                   for r in reads):
+                   and self._affine_read(model, fn, r) for r in reads):
                 count += 1
         return count
+
+    @staticmethod
+    def _affine_read(model, fn, read) -> bool:
+        """A shared read whose indices are affine in the thread index (``s[tid - 1]``)."""
+        return read.type != "subscript_expression" or all(
+            model.linear_tx(ix, fn)[0] is not UNKNOWN for ix in subscript_indices(read))
 
     # -- shape 3 ---------------------------------------------------------------------------
     def _time_steps(self, model, fn) -> int:

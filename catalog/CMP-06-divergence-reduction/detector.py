@@ -15,7 +15,8 @@ from strategylens.model import (ProgramModel, SCALAR_BYTES, enclosing_loops, lin
 COMPARE_OPS = ("<", ">", "<=", ">=", "==", "!=")
 
 
-VOTES = ("__any_sync", "__all_sync", "__ballot_sync", "__any", "__all", "__ballot")
+VOTES = ("__any_sync", "__all_sync", "__ballot_sync", "__any", "__all", "__ballot",
+         "__syncthreads_or", "__syncthreads_and", "__syncthreads_count")
 
 
 class DivergenceReduction(Detector):
@@ -26,8 +27,19 @@ class DivergenceReduction(Detector):
         for fn in model.gpu_functions():
             if fn.body is None:
                 continue
+            voted = {name for name, value, _ in model.assignments(fn)
+                     if any(short_name(model.text_of(c.child_by_field_name("function"))) in VOTES
+                            for c in nodes_of(value, "call_expression"))}
             for n in model.fn_nodes(fn, "binary_expression", "cast_expression", "unary_expression",
-                              "if_statement", "conditional_expression", "assignment_expression"):
+                              "if_statement", "conditional_expression", "assignment_expression",
+                              "while_statement", "do_statement"):
+                if n.type in ("while_statement", "do_statement"):
+                    cond = n.child_by_field_name("condition")
+                    if model.identifiers(cond) & voted and line(n) not in seen:
+                        # the loop goes on while the warp or block votes so: all agree
+                        seen.add(line(n))
+                        yield Finding(line(n), line(n), 0.65, None, "loop kept uniform by a vote")
+                    continue
                 if not model.is_reachable(n):
                     continue
                 hit = self._check(model, fn, n)

@@ -42,6 +42,12 @@ def stage_loop(model: ProgramModel, loop: Loop) -> bool:
                         return True
         return False
 
+    # a copy of another variable (prev = blocks.x): that variable controls the loop too
+    for n in walk(body):
+        right = n.child_by_field_name("right") if n.type == "assignment_expression" else None
+        if right is not None and right.type in ("identifier", "field_expression") and \
+                model.text_of(n.child_by_field_name("left")) in names:
+            names = names | {model.text_of(right)}
     for n in walk(body):
         if n.type != "assignment_expression":
             continue

@@ -47,6 +47,7 @@ class BalancedPartitioning(Detector):
                     for i, p in enumerate(params):
                         if not fn.params[i].is_pointer and self._positional_compare(model, body, mids, {p}):
                             helpers.setdefault(fn.name, []).append((i, loop.node))
+        yield from self._library_searches(model)
         # a search helper called with a thread's share position (merge-path style helpers)
         done: set[int] = set()
         for fn in model.gpu_functions():
@@ -57,6 +58,21 @@ class BalancedPartitioning(Detector):
                     if i < len(args) and _position(model, args[i], tiv) and loop.id not in done:
                         done.add(loop.id)
                         yield Finding.at(loop, 0.8)
+
+    @staticmethod
+    def _library_searches(model):
+        """A library binary search in device code (thrust::upper_bound(thrust::seq, first,
+        last, key), std::lower_bound(first, last, key)) whose key is the thread's position."""
+        for fn in model.gpu_functions():
+            tiv = model.thread_index_vars(fn)
+            for call in model.calls_in(fn):
+                if call.unqualified not in ("upper_bound", "lower_bound") or \
+                        not call.name.startswith(("thrust::", "std::", "cuda::std::")):
+                    continue
+                args = call_args(call.node)
+                key = 3 if args and model.text_of(args[0]).startswith("thrust::") else 2
+                if key < len(args) and _position(model, args[key], tiv):
+                    yield Finding.at(call.node, 0.75)
 
     @staticmethod
     def _searches(model, fn):

@@ -29,7 +29,7 @@ class VectorizedAccess(Detector):
             vt = model.resolve_type((a.cast_type or "").replace("const", "").replace("*", "").strip())
             conf = 0.85
             if vt not in VECTOR_BITS:
-                t = tab.type_of(fn, a.array)
+                t = tab.type_of(fn, a.array, at=a.node)
                 vt = t[0] if t is not None and t[1] >= 1 else ""
                 if vt and vt not in VECTOR_BITS and vt in fn.template_params:
                     # a template type: a vector type in some instantiation (posVecType = float4)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from fractions import Fraction
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import (ProgramModel, assignment_of, line, squash, strip,
+from strategylens.model import (ProgramModel, assignment_of, inside, line, squash, strip,
                                 subscript_indices)
 
 
@@ -70,6 +71,33 @@ class DataLayoutTransformation(Detector):
                 if line(n) not in seen:
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.7 if kind != "transpose" else 0.6, None, kind)
+            if device:
+                for ln in self._striped_blocked(model, fn):
+                    if ln not in seen:
+                        seen.add(ln)
+                        yield Finding(ln, ln, 0.65, None, "striped to blocked through shared memory")
+
+    @staticmethod
+    def _striped_blocked(model, fn) -> list[int]:
+        """A shared array written at stride 1 in threadIdx.x and read at stride K > 1 by a loop
+        over K consecutive elements (or the reverse): each thread's K items exchanged between the
+        striped arrangement of coalesced loads and a blocked one (or back). Lines of both."""
+        by_array: dict[str, list] = {}
+        for a in model.accesses_in(fn):
+            if a.space == "shared" and a.stride_tx is not None:
+                by_array.setdefault(a.array, []).append(a)
+        lines = []
+        for accs in by_array.values():
+            for a in accs:
+                k = a.stride_tx
+                if not isinstance(k, (int, Fraction)) or k <= 1 or k != int(k):
+                    continue
+                loops = [lp for lp in model.loops_in(fn) if lp.var and lp.trip_count == k and
+                         lp.var in model.identifiers(a.index_node) and inside(a.node, lp.node)]
+                other = [b for b in accs if b.is_write != a.is_write and b.stride_tx == 1]
+                if loops and other:
+                    lines += [a.line] + [b.line for b in other]
+        return sorted(set(lines))
 
     def _permuted_copies(self, model, fn) -> list:
         """Stores ``dst[i] = src[p]`` (or fields of it, through locals) with ``p = perm[i]``

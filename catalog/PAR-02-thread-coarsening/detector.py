@@ -78,6 +78,29 @@ def _scaled_block_offset(model, fn, value: Node) -> bool:
     return False
 
 
+
+def _bumped_store(model, loop, writes, tiv, launch_vars) -> bool:
+    """A store through ``*p`` in ``loop`` whose body advances ``p`` (``*out = v; out += n;``)
+    by an amount that is not a block or grid extent, ``p`` computed from the thread index: the
+    thread's own outputs, one per pass."""
+    body = loop.node.child_by_field_name("body")
+    stored = {w.array for w in writes if w.index_node is None and inside(w.node, loop.node)}
+    if body is None or not stored & tiv:
+        return False
+    for n in walk(body):
+        if n.type == "assignment_expression" and model.text_of(
+                n.child_by_field_name("operator")) in ("+=", "-="):
+            name = model.text_of(n.child_by_field_name("left"))
+            amount = model.text_of(n.child_by_field_name("right"))
+        elif n.type == "update_expression":
+            name, amount = model.text_of(n.child_by_field_name("argument")), "1"
+        else:
+            continue
+        words = set(re.findall(r"[A-Za-z_]\w*", amount))
+        if name in stored & tiv and not words & ({"blockDim", "gridDim"} | launch_vars):
+            return True
+    return False
+
 class ThreadCoarsening(Detector):
     id = "PAR-02"
 
@@ -234,6 +257,9 @@ class ThreadCoarsening(Detector):
                 continue
             # p += block_size after block_size = blockDim.x: a block-stride loop
             if set(re.findall(r"[A-Za-z_]\w*", step)) & (launch_vars - {loop.var}):
+                continue
+            if _bumped_store(model, loop, writes, tiv, launch_vars):
+                out.append(loop)
                 continue
             init = loop.node.child_by_field_name("initializer")
             value = next((x.child_by_field_name("value") or x.child_by_field_name("right")

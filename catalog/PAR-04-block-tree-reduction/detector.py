@@ -37,7 +37,7 @@ class BlockTreeReduction(Detector):
                     found = True
                     yield Finding.at(loop.node, 0.9)
             for call in model.calls_in(fn):
-                if call.category == "block_reduce" or "BlockReduce" in model.text_of(call.node):
+                if call.category in ("block_reduce", "library_block_reduce") or "BlockReduce" in model.text_of(call.node):
                     found = True
                     yield Finding.at(call.node, 0.8)
                     break

@@ -26,7 +26,8 @@ class ScanAndCompaction(Detector):
     def detect(self, model):
         for fn in model.reachable_functions():
             for call in model.calls_in(fn):
-                if library_call(call, _SCAN_CALLS):
+                if library_call(call, _SCAN_CALLS) or call.category == "block_scan" or (
+                        call.category == "shuffle" and call.unqualified in _SCAN_CALLS):
                     yield Finding.at(call.node, 0.85)
                 elif re.search(r"\b(BlockScan|WarpScan)\b", model.text_of(call.node)):
                     yield Finding.at(call.node, 0.8)

@@ -106,21 +106,19 @@ class MultidimensionalMapping(Detector):
         for launch in model.launches_of():
             kernel = model.function_of(launch.kernel)
             caller = model.function_of(launch.caller) if launch.caller else None
-            dims, decl_lines = [], []
+            dims, decl_lines, wide = [], [], []  # wide: declarations of a 2-D or 3-D dim3
+            multi = None
             for value, expr in ((launch.grid_value, launch.grid), (launch.block_value, launch.block)):
-                found = model.dim3_decl(caller, expr or "")
+                found = model.dim3_decl(caller, expr or "", launch.node)
+                d = [str(v) for v in value] if value is not None else (found[0] if found else None)
+                dims.append(d)
+                extra = d is not None and any(model.eval_int(x, caller) != 1 for x in d[1:])
                 if found is not None and found[1] is not None:
                     decl_lines.append(found[1])
-                if value is not None:
-                    dims.append([str(v) for v in value])
-                else:
-                    dims.append(found[0] if found else None)
-            multi = None
-            for d in dims:
-                if d is None:
-                    continue
-                extra = [x for x in d[1:] if model.eval_int(x, caller) != 1]
-                multi = bool(multi) or bool(extra)
+                    if extra:
+                        wide.append(found[1])
+                if d is not None:
+                    multi = bool(multi) or extra
             fields = _yz_fields_set(model, caller, (launch.grid or "", launch.block or ""))
             if fields:  # dim3 g(1, 1, 1); ... g.y = n / TILE;
                 multi = True
@@ -132,5 +130,7 @@ class MultidimensionalMapping(Detector):
                 near = [ln for ln in decl_lines if 0 <= launch.line - ln <= 15]
                 start = min(near) if near else launch.line
                 yield Finding(start, launch.line, confidence=0.9 if multi else 0.75)
+                for ln in sorted(set(wide) - set(near)):
+                    yield Finding(ln, ln, confidence=0.9)  # a dim3 declared far from the launch
             elif block_per_item(model, kernel, dims[1][0] if dims[1] else launch.block):
                 yield Finding(launch.line, launch.line, confidence=0.8)

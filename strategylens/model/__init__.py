@@ -12,7 +12,8 @@ Items (each keeps ``node``, the tree-sitter node, and ``line`` or ``line_start``
 - ``Launch(kernel, node, line, caller, grid, block, smem, stream, grid_value, block_value,
   template_args, in_loop, kind)``; ``kind`` is ``'chevron'`` for ``k<<<g, b, smem, stream>>>()``,
   ``'api'`` for cudaLaunchKernel / cudaLaunchKernelEx, ``'cooperative'`` for
-  cudaLaunchCooperativeKernel.
+  cudaLaunchCooperativeKernel, ``'helper'`` for a kernel handed to a launch helper from a header
+  the file lacks (grid and block unknown).
 - ``VarDecl(name, space, type_text, dims, dim_values, size_bytes, function, line, node, extern,
   is_static)``; space is ``'shared'``, ``'constant'``, ``'device'`` (``__device__``/``__managed__``
   globals), ``'static'`` (static storage: ``static`` locals and any file-scope variable;

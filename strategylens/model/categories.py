@@ -85,12 +85,59 @@ _ATOMIC_METHODS = {"fetch_add", "fetch_sub", "fetch_min", "fetch_max", "fetch_an
                    "fetch_xor", "compare_exchange_strong", "compare_exchange_weak", "exchange"}
 
 
+# a project's atomic helpers: math::atomic::add, atomics::max, atomic_add, atomic_cas
+_ATOMIC_HELPER = re.compile(r"(add|sub|min|max|inc|dec|and|or|xor|exch|exchange|cas)")
+
+
+def atomic_helper(name: str) -> bool:
+    """Whether a callee's name says it is an atomic operation though it is no CUDA atomic:
+    an operation in an ``atomic`` namespace or an ``atomic_`` prefix.
+
+    >>> atomic_helper("math::atomic::add"), atomic_helper("atomic_max"), atomic_helper("add")
+    (True, True, False)
+    """
+    parts = name.split("::")
+    base = parts[-1].lower()
+    if len(parts) > 1 and parts[-2].lower() in ("atomic", "atomics"):
+        return _ATOMIC_HELPER.fullmatch(base) is not None
+    return base.startswith("atomic_") and _ATOMIC_HELPER.fullmatch(base[7:]) is not None
+
+
 _PREFIX_CATEGORY = [("cublas", "cublas"), ("cusparse", "cusparse"), ("cusolver", "cusolver"),
                     ("cufft", "cufft"), ("curand", "curand"), ("thrust::", "thrust"),
                     ("cub::", "cub"), ("cudaGraph", "graph"), ("cudaOccupancy", "occupancy")]
 
 
 THREAD_BUILTINS = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+
+
+def position_builtin(name: str) -> str | None:
+    """The CUDA built-in expression that a helper from a header the file lacks returns, read
+    from its name (its words end in an axis): the thread's index in the block
+    (``thread::local::id::x``, ``thread_idx_x``) or in the grid (``thread::global::id::x``), the
+    block's index (``block::id::y``) or size (``block::size::x``, ``block_dim_x``); else None.
+
+    >>> position_builtin("gcuda::thread::global::id::x")
+    '(blockIdx.x * blockDim.x + threadIdx.x)'
+    >>> position_builtin("threadIdx_x"), position_builtin("block::size::y"), position_builtin("size")
+    ('threadIdx.x', 'blockDim.y', None)
+    """
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name)]
+    if len(words) < 3 or words[-1] not in ("x", "y", "z"):
+        return None
+    a, ws = words[-1], set(words[:-1])
+    ident = bool(ws & {"id", "idx", "index"})
+    if ws & {"warp", "lane", "grid", "num", "count"}:
+        return None
+    if "thread" in ws and ident and not ws & {"block", "size", "dim"}:
+        return f"(blockIdx.{a} * blockDim.{a} + threadIdx.{a})" if "global" in ws \
+            else f"threadIdx.{a}"
+    if "block" in ws and "thread" not in ws:
+        if ident and not ws & {"size", "dim"}:
+            return f"blockIdx.{a}"
+        if ws & {"size", "dim"} and not ident:
+            return f"blockDim.{a}"
+    return None
 
 
 _MEMORY_HELPER = re.compile(r"(?:^|_)(load|store|ld|st|copy)(?:_|\d|$)|"
@@ -143,13 +190,41 @@ def reduction_helper(name: str) -> str | None:
     return None
 
 
+# CUB's warp- and block-wide collectives by class (cub::WarpReduce<T>, hipcub::BlockScan<T, N>):
+# a warp's collectives are shuffles; a block scan is a scan, not a tree reduction; a library's
+# block reduction is a tree reduction whose shuffles are the library's (unlike a project's own
+# block_reduce helper); a block's radix or merge sort is a parallel sort
+_COLLECTIVES = {"WarpReduce": "shuffle", "WarpScan": "shuffle",
+                "BlockReduce": "library_block_reduce", "BlockScan": "block_scan",
+                "BlockRadixSort": "block_sort", "BlockMergeSort": "block_sort",
+                "WarpMergeSort": "block_sort"}
+
+
+def collective_category(type_text: str | None) -> str | None:
+    """Category of a call on a CUB-style collective class, whatever namespace or alias names it.
+
+    >>> collective_category("cub::WarpReduce<float>"), collective_category("ns::BlockScan<int, 256>")
+    ('shuffle', 'block_scan')
+    """
+    if not type_text:
+        return None
+    base = type_text.split("<", 1)[0].strip().rsplit("::", 1)[-1]
+    return _COLLECTIVES.get(base)
+
+
 def helper_category(name: str, receiver_type: str | None = None) -> str | None:
     """Category of a device helper from a header the file lacks: reductions named for a warp or
-    a block, a project's warp wrappers (``popsift::shuffle``, ``popsift::ballot``) and
-    collectives classes (``hoomd::detail::WarpScan<T, N>().ExclusiveSum``)."""
-    scope = reduction_helper(name) or (reduction_helper(receiver_type) if receiver_type else None)
-    if scope:
-        return {"warp": "shuffle", "block": "block_reduce"}[scope]
+    a block (a block scan is ``block_scan``), a project's warp wrappers (``popsift::shuffle``,
+    ``popsift::ballot``) and collectives classes (``hoomd::detail::WarpScan<T, N>().ExclusiveSum``)."""
+    cat = collective_category(receiver_type) or collective_category(name)
+    if cat:
+        return cat
+    for text in (name, receiver_type):
+        scope = reduction_helper(text) if text else None
+        if scope == "block" and "scan" in text.split("<", 1)[0].lower():
+            return "block_scan"
+        if scope:
+            return {"warp": "shuffle", "block": "block_reduce"}[scope]
     return WARP_WRAPPERS.get(name.rsplit("::", 1)[-1])
 
 
@@ -202,14 +277,19 @@ def call_category(name: str, receiver_type: str | None = None) -> str | None:
             return "shuffle"
         if base in ("ballot", "any", "all", "match_any", "match_all"):
             return "vote"
+        if collective_category(rt):
+            return collective_category(rt)
         if rt.startswith("cub::"):
             return "cub"
         if rt.startswith("thrust::"):
             return "thrust"
-    if base in _ATOMIC_BASE or any(base.startswith(a + "_") for a in _ATOMIC_BASE):
+    if base in _ATOMIC_BASE or any(base.startswith(a + "_") for a in _ATOMIC_BASE) or \
+            atomic_helper(name):
         return "atomic"
     if name in ("cg::sync", "cooperative_groups::sync"):
         return "sync_threads"
+    if name.startswith(("cub::", "hipcub::")) and collective_category(name):
+        return collective_category(name)
     for prefix, cat in _PREFIX_CATEGORY:
         if name.startswith(prefix) or (prefix.endswith("::") and name.startswith("::" + prefix)):
             return cat

@@ -455,40 +455,11 @@ class Collection:
             vals = [self.eval_int(a, fn) for a in args.named_children]
             return tuple(vals) if vals and None not in vals else None
         if node.type == "identifier":
-            init = self._dim3_init(self.text_of(node), fn)
+            init = self._dim3_init(self.text_of(node), fn, node)
             if init is not None:
                 return init
         v = self.eval_int(node, fn)
         return (v,) if v is not None else None
-
-    def _dim3_init(self, name: str, fn: Function) -> tuple[int, ...] | None:
-        """Value of a ``dim3 name(a, b)`` declared in ``fn`` (or globally)."""
-        scopes = [fn.body] if fn.body is not None else []
-        for scope in scopes:
-            for x in walk(scope):
-                if x.type != "declaration":
-                    continue
-                ty = self.text_of(x.child_by_field_name("type"))
-                if ty != "dim3":
-                    continue
-                for d in x.children_by_field_name("declarator"):
-                    if d.type == "function_declarator" and self.text_of(
-                            d.child_by_field_name("declarator")) == name:
-                        # `dim3 block(TILE, TILE);` parses as a function declaration
-                        ps = d.child_by_field_name("parameters")
-                        vals = [self.eval_int(self.text_of(a), fn)
-                                for a in (ps.named_children if ps else [])]
-                        return tuple(vals) if vals and None not in vals else None
-                    if d.type == "init_declarator" and self.text_of(
-                            d.child_by_field_name("declarator")) == name:
-                        v = d.child_by_field_name("value")
-                        if v is None:
-                            return None
-                        if v.type in ("argument_list", "initializer_list"):
-                            vals = [self.eval_int(a, fn) for a in v.named_children]
-                            return tuple(vals) if vals and None not in vals else None
-                        return self._dim_value(v, fn)
-        return None
 
     def _add_declaration(self, n: Node, fn: Function | None) -> None:
         quals = set()

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from tree_sitter import Node
 
-from strategylens.model.categories import type_size
+from strategylens.model.categories import call_category, type_size
 from strategylens.model.items import Function, Loop
 from strategylens.model.syntax import ancestors, nodes_of, strip, walk
 
@@ -23,8 +23,11 @@ class TypeTable:
         self.model = model
         self._fn: dict[str, dict[str, tuple[str, int]]] = {}
         self._global: dict[str, tuple[str, int]] | None = None
+        # every declaration of a name declared more than once in a function, with its scope
+        self._scoped: dict[str, dict[str, list[tuple[int, int, int, tuple[str, int]]]]] = {}
 
-    def _collect(self, root: Node, skip_functions: bool) -> dict[str, tuple[str, int]]:
+    def _collect(self, root: Node, skip_functions: bool,
+                 scoped: dict | None = None) -> dict[str, tuple[str, int]]:
         out: dict[str, tuple[str, int]] = {}
         for n in walk(root):
             if n.type not in ("declaration", "parameter_declaration", "field_declaration"):
@@ -44,6 +47,11 @@ class TypeTable:
                 name, ptr = self.declared(d)
                 if name:
                     out.setdefault(name, (tname, ptr + extra))
+                    if scoped is not None:
+                        scope = n.parent if n.type == "declaration" and n.parent is not None \
+                            else root
+                        scoped.setdefault(name, []).append(
+                            (scope.start_byte, scope.end_byte, n.start_byte, (tname, ptr + extra)))
         return out
 
     def declared(self, d: Node) -> tuple[str | None, int]:
@@ -62,12 +70,22 @@ class TypeTable:
                 else None)
         return None, ptr
 
-    def type_of(self, fn: Function | None, name: str) -> tuple[str, int] | None:
-        """``(base type, pointer/array depth)`` of ``name`` as seen in ``fn``."""
+    def type_of(self, fn: Function | None, name: str,
+                at: Node | None = None) -> tuple[str, int] | None:
+        """``(base type, pointer/array depth)`` of ``name`` as seen in ``fn``; with ``at``, the
+        declaration in scope there when blocks of ``fn`` declare the name differently
+        (``const half2* row`` in one branch, ``const float2* row`` in the other)."""
         if fn is not None:
             tab = self._fn.get(fn.name)
             if tab is None:
-                tab = self._fn[fn.name] = self._collect(fn.node, skip_functions=False)
+                scoped = {}
+                tab = self._fn[fn.name] = self._collect(fn.node, False, scoped)
+                self._scoped[fn.name] = {k: v for k, v in scoped.items() if len(v) > 1}
+            decls = self._scoped[fn.name].get(name) if at is not None else None
+            if decls:
+                seen = [d for d in decls if d[0] <= at.start_byte < d[1] and d[2] <= at.start_byte]
+                if seen:
+                    return max(seen, key=lambda d: d[2])[3]
             if name in tab:
                 return tab[name]
         if self._global is None:
@@ -171,9 +189,13 @@ class DataFlow:
             if name in param_space.get(fname, {}):
                 sp = param_space[fname][name]
                 return "unknown" if sp == "struct" else sp
-            base = name.split(".", 1)[0].split("->", 1)[0]
+            base = name.split(".", 1)[0].split("->", 1)[0].split("(", 1)[0].strip()
             if base != name and param_space.get(fname, {}).get(base) in ("struct", "global"):
-                return "global"  # a pointer member of a kernel's parameter struct
+                # a pointer member of a kernel's parameter struct, or the row a view parameter
+                # returns (out(i)[j])
+                return "global"
+            if base != name and local_space.get(fname, {}).get(base) == "shared":
+                return "shared"  # an array member of a __shared__ struct or union
         if name in global_space:
             return {"device": "global", "static": "unknown"}.get(global_space[name],
                                                                 global_space[name])
@@ -539,12 +561,37 @@ class DataFlow:
                 names.add(self.text_of(left))
         return names
 
+    def loads(self, call: Node) -> bool:
+        """Whether a call only loads device memory: a texture fetch or ``__ldg``
+        (``tex1Dfetch<T>(tex, n)``), or a device function of the file whose body returns one
+        such load (``fetch(n, map, tex)`` returning ``tex1Dfetch<T>(tex, n)``)."""
+        f = call.child_by_field_name("function")
+        if f is not None and f.type == "template_function":
+            f = f.child_by_field_name("name")
+        name = self.text_of(f).split("::")[-1]
+        if call_category(name) in ("texture", "ldg"):
+            return True
+        fn = self.function_of(name)
+        body = fn.body if fn is not None and fn.is_device else None
+        if body is None or body.named_child_count != 1 or \
+                body.named_children[0].type != "return_statement":
+            return False
+        value = strip(body.named_children[0].named_children[0]) \
+            if body.named_children[0].named_child_count else None
+        return value is not None and value.type == "call_expression" and value != call and \
+            call_category(self.text_of(value.child_by_field_name("function")).split("<")[0]) \
+            in ("texture", "ldg")
+
     def reads_global(self, fn: Function, rhs: Node | None, global_names: set[str],
                      depth: int = 0) -> bool:
-        """Whether an expression reads global memory (one of ``global_names``), directly or
-        through one local variable defined before it."""
-        for n in nodes_of(rhs, "subscript_expression", "pointer_expression"):
-            if self.array_name(n) in global_names:
+        """Whether an expression reads global memory (one of ``global_names``, a texture fetch
+        or ``__ldg`` or a helper returning one), directly or through one local variable
+        defined before it."""
+        for n in nodes_of(rhs, "subscript_expression", "pointer_expression", "call_expression"):
+            if n.type == "call_expression":
+                if self.loads(n):
+                    return True
+            elif self.array_name(n) in global_names:
                 return True
         if depth > 0 or rhs is None:
             return False
@@ -569,6 +616,8 @@ class DataFlow:
             return self.computed(fn, n.child_by_field_name("consequence"), depth) or \
                 self.computed(fn, n.child_by_field_name("alternative"), depth)
         if t == "call_expression":
+            if self.loads(n):
+                return False
             name = self.text_of(n.child_by_field_name("function")).split("::")[-1]
             if name.startswith("make_") or name == "__ldg":
                 args = n.child_by_field_name("arguments")

@@ -9,9 +9,10 @@ from functools import cached_property
 
 from tree_sitter import Node
 
-from strategylens.model.items import Call, Function, Loop
+from strategylens.model.items import Call, Function, Launch, Loop
 from strategylens.model.syntax import (call_args, enclosing_ifs, in_condition_part, in_lambda,
-                                       innermost_loop, inside, line, runs_every_iteration, walk)
+                                       innermost_loop, inside, line, runs_every_iteration, unparen,
+                                       walk)
 
 _LIBRARY_CATEGORIES = {"cublas", "cusparse", "cusolver", "cufft", "curand"}
 _SETUP_WORDS = ("Create", "Destroy", "Set", "Get", "Plan", "plan", "bufferSize", "BufferSize",
@@ -115,6 +116,34 @@ def _split_args(text: str) -> list[str]:
 
 class HostFacts:
     """Queries over the host side of the program."""
+
+    def _add_helper_launches(self) -> None:
+        """A kernel of the file handed to a call from a header the file lacks
+        (``linear_kernel(k<T>, 0, stream, n, ...)``, ``box.launch(ctx, k, ...)``) in host code
+        is launched by that helper, with a configuration the helper chooses."""
+        for c in self.calls:
+            fn = self.function_of(c.function) if c.function else None
+            if c.category is not None or fn is None or fn.is_kernel or fn.is_device or \
+                    c.name in self.functions:
+                continue
+            for a in call_args(c.node):
+                a = unparen(a)
+                base = a.child_by_field_name("name") if a.type == "template_function" else a
+                kname = self.text_of(base) if base is not None else ""
+                k = self.function_of(kname) if base is not None and base.type == "identifier" \
+                    else None
+                if k is None or not k.is_kernel:
+                    continue
+                targs = [self.text_of(x) for x in
+                         a.child_by_field_name("arguments").named_children] \
+                    if a.type == "template_function" else []
+                loops = [lp for lp in self.loops if lp.function == c.function and
+                         inside(c.node, lp.node)]
+                self.launches.append(Launch(kname, c.node, c.line, c.function, "", "", None, None,
+                                            None, None, targs,
+                                            max(loops, key=lambda lp: lp.depth, default=None),
+                                            "helper"))
+                break
 
     @cached_property
     def reachable_host_calls(self) -> list[Call]:
@@ -370,27 +399,64 @@ class HostFacts:
 
     def dim3_args(self, fn, expr: str) -> list[str] | None:
         """Components of a dim3 launch dimension: ``dim3(a, b)`` inline, or a ``dim3 name(a, b)`` /
-        ``dim3 name = dim3(a, b)`` / ``dim3 name{a, b}`` declaration in ``fn``; None when the
-        expression is not a dim3."""
+        ``dim3 name = dim3(a, b)`` / ``dim3 name{a, b}`` / ``dim3 name = {a, b}`` declaration in
+        ``fn``; None when the expression is not a dim3."""
         found = self.dim3_decl(fn, expr)
         return found[0] if found else None
 
-    def dim3_decl(self, fn, expr: str) -> tuple[list[str], int | None] | None:
-        """Like :func:`dim3_args`, with the line of the declaration (None for an inline dim3)."""
+    def _dim3_init(self, name: str, fn: Function, at: Node | None = None
+                   ) -> tuple[int, ...] | None:
+        """Value of a ``dim3 name(a, b)`` declared in ``fn``; with ``at`` (a launch's
+        argument), the last such declaration before it (branches may declare it again)."""
+        found = None
+        for x in walk(fn.body) if fn.body is not None else ():
+            if at is not None and x.start_byte > at.start_byte:
+                break
+            if x.type != "declaration" or self.text_of(x.child_by_field_name("type")) != "dim3":
+                continue
+            for d in x.children_by_field_name("declarator"):
+                if d.type == "function_declarator" and self.text_of(
+                        d.child_by_field_name("declarator")) == name:
+                    # `dim3 block(TILE, TILE);` parses as a function declaration
+                    ps = d.child_by_field_name("parameters")
+                    vals = [self.eval_int(self.text_of(a), fn)
+                            for a in (ps.named_children if ps else [])]
+                    found = tuple(vals) if vals and None not in vals else None
+                elif d.type == "init_declarator" and self.text_of(
+                        d.child_by_field_name("declarator")) == name:
+                    v = d.child_by_field_name("value")
+                    if v is not None and v.type in ("argument_list", "initializer_list"):
+                        vals = [self.eval_int(a, fn) for a in v.named_children]
+                        found = tuple(vals) if vals and None not in vals else None
+                    else:
+                        found = self._dim_value(v, fn) if v is not None else None
+                else:
+                    continue
+                if at is None:
+                    return found
+        return found
+
+    def dim3_decl(self, fn, expr: str, at: Node | None = None
+                  ) -> tuple[list[str], int | None] | None:
+        """Like :func:`dim3_args`, with the line of the declaration (None for an inline dim3);
+        with ``at`` (a launch), the last declaration of the name before it."""
         e = expr.strip()
         m = re.fullmatch(r"dim3\s*[\({](.*)[\)}]", e, re.S)
         if m:
             return _split_args(m.group(1)), None
         if not re.fullmatch(r"[A-Za-z_]\w*", e) or fn is None or fn.body is None:
             return None
+        found = None
         for n in walk(fn.body):
             if n.type != "declaration" or "dim3" not in self.text_of(n.child_by_field_name("type")):
                 continue
+            if at is not None and n.start_byte > at.start_byte:
+                break
             for d in n.named_children:
                 t = self.text_of(d)
-                m = re.fullmatch(re.escape(e) + r"\s*(?:=\s*dim3\s*)?[\({](.*)[\)}]", t, re.S)
-                if m:
-                    return _split_args(m.group(1)), line(d)
-                if t == e:
-                    return ["1"], line(d)
-        return None
+                m = re.fullmatch(re.escape(e) + r"\s*(?:=\s*(?:dim3\s*)?)?[\({](.*)[\)}]", t, re.S)
+                if m or t == e:
+                    found = (_split_args(m.group(1)) if m else ["1"]), line(d)
+                    if at is None:
+                        return found
+        return found

@@ -267,26 +267,50 @@ class KernelFacts:
         if target is not None and self.identifiers(target) & self.spin_counters(fn):
             return "barrier"
         var = self.receiver_of(call.node)
-        if var is None or not base.startswith(("atomicAdd", "atomicInc", "atomicSub", "fetch_add")):
+        returned = any(p.type == "return_statement" for p in ancestors(call.node))
+        if (var is None and not returned) or \
+                not base.startswith(("atomicAdd", "atomicInc", "atomicSub", "fetch_add")):
             return "combine"
-        tainted = self.derived(fn, {var})
-        # compared with the work bound to leave a loop or the kernel
-        for n in walk(fn.body):
-            if n.type in ("while_statement", "for_statement", "do_statement"):
-                cond = n.child_by_field_name("condition")
-                if cond is not None and self.identifiers(cond) & tainted:
-                    return "work"
-            elif n.type == "if_statement":
-                cond = n.child_by_field_name("condition")
-                if self.identifiers(cond) & tainted and \
-                        _breaks_out(n.child_by_field_name("consequence")):
-                    return "work"
+        tainted = self.derived(fn, {var}) if var is not None else set()
+        if self._decides_exit(fn, tainted) or self._pops_work(fn, tainted, returned):
+            return "work"
         for acc in self.accesses_in(fn):
             if acc.is_write or acc.index_node is None:
                 continue
             if self.identifiers(acc.index_node) & tainted:
                 return "work" if self.target_is_scalar(fn, target) else "slot"
         return "slot"
+
+    def _decides_exit(self, fn: Function, tainted: set[str]) -> bool:
+        """A value in ``tainted`` is compared with the work bound to leave a loop or ``fn``."""
+        for n in walk(fn.body):
+            if n.type in ("while_statement", "for_statement", "do_statement"):
+                cond = n.child_by_field_name("condition")
+                if cond is not None and self.identifiers(cond) & tainted:
+                    return True
+            elif n.type == "if_statement":
+                cond = n.child_by_field_name("condition")
+                if self.identifiers(cond) & tainted and \
+                        _breaks_out(n.child_by_field_name("consequence")):
+                    return True
+        return False
+
+    def _pops_work(self, fn: Function, tainted: set[str], returned: bool) -> bool:
+        """``fn`` is a device helper that returns the claimed position (a queue's ``next()``)
+        and a caller compares what it returns with the work bound to leave a loop."""
+        if fn.is_kernel or not (returned or any(
+                self.identifiers(r) & tainted for r in walk(fn.body)
+                if r.type == "return_statement")):
+            return False
+        short = fn.name.rsplit("::", 1)[-1]
+        for c in self.calls:
+            g = self.function_of(c.function) if c.function else None
+            var = self.receiver_of(c.node)
+            if c.unqualified.split(".")[-1] == short and g is not None and g is not fn and \
+                    g.body is not None and var is not None and \
+                    self._decides_exit(g, self.derived(g, {var})):
+                return True
+        return False
 
     def slot_writes(self, fn: Function, call: Call) -> bool:
         """The atomic's returned value (or a value derived from it) indexes a write."""

@@ -11,8 +11,9 @@ from tree_sitter import Node, QueryCursor, Tree
 from strategylens.model.items import Function, Macro, Param, Pragma
 from strategylens.model.preproc import (compile_flags, define_lines, expand_statement_macros,
                                         find_headers, library_defines, normalise_spellings,
-                                        qualify_attribute_macros, resolve_conditionals,
-                                        unwrap_fragment_conditionals)
+                                        position_helpers, qualify_attribute_macros,
+                                        resolve_conditionals, unwrap_fragment_conditionals,
+                                        wrapper_macros)
 from strategylens.model.syntax import (SKIP_TYPES, compile_query, declarator_name, parser, remember,
                                        walk)
 
@@ -95,6 +96,13 @@ class Parsing:
             for name in names:
                 self.note(f"macro {name} expanded where it is used (a loop, launch or access "
                           "inside)")
+        wrapped = wrapper_macros(self.source, extra)
+        if wrapped is not None:
+            self.source = wrapped[0]
+            self.text = self.source.decode("utf8", "replace")
+            self.lines = self.text.splitlines()
+            self.note("wrapper macros read as the launch or call they wrap: " +
+                      ", ".join(wrapped[1]))
         unwrapped = unwrap_fragment_conditionals(self.source)
         if unwrapped is not None:
             self.source = unwrapped[0]
@@ -109,6 +117,10 @@ class Parsing:
             self.text = self.source.decode("utf8", "replace")
             self.lines = self.text.splitlines()
             self.note("attribute macros read as CUDA qualifiers: " + ", ".join(names))
+        positions = position_helpers(self.source)
+        if positions is not None:
+            self.source = positions[0]
+            self.note("position helpers read as CUDA built-ins: " + ", ".join(positions[1]))
         self.source = normalise_spellings(self.source)
         self.text = self.source.decode("utf8", "replace")
         self.lines = self.text.splitlines()

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
+from strategylens.model.categories import position_builtin
 from strategylens.model.consts import BINOPS, PP_PREDEFINED, PP_UNKNOWN, int_literal
 from strategylens.model.syntax import parser
 
@@ -226,6 +227,111 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
         pieces.append(_drop_comments(expand(_substitute(inner, params, args), 1)).replace("\n", " "))
         pieces.append("\n" * span.count("\n"))
         pos = end + 1
+        if m.group(1) not in used:
+            used.append(m.group(1))
+    if not used:
+        return None
+    pieces.append(text[pos:])
+    return "".join(pieces).encode("utf8"), used
+
+
+_CALLABLE = re.compile(r"[A-Za-z_][\w:]*(?:\s*<.*>)?", re.S)
+
+
+def _kernel_names(text: str) -> set[str]:
+    """Names of the kernels the file defines or declares (``__global__ void k(``)."""
+    names = set()
+    for m in re.finditer(r"\b__global__\b", text):
+        for c in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", text[m.end():m.end() + 400]):
+            if c.group(1) not in ("__launch_bounds__", "__align__", "__attribute__",
+                                  "__declspec"):
+                names.add(c.group(1))
+                break
+    return names
+
+
+def wrapper_macros(source: bytes, extra: str = "") -> tuple[bytes, list[str]] | None:
+    r"""``source`` with calls of macros from a header the file lacks (upper-case names no
+    ``#define`` in the file, a header found or ``extra`` gives) that take a callable as their
+    first argument written as the call they wrap, as such wrappers do: a kernel of the file is
+    launched with the next two arguments as grid and block
+    (``CUDA_LAUNCH((k<T>), blocks, threads, a, b)`` is ``k<T><<<blocks, threads>>>(a, b)``),
+    a Thrust or CUB algorithm is called with the rest (``POLICY_CALL(thrust::sort, b, e)``).
+    Lines do not move. None when there is none.
+
+    >>> wrapper_macros(b"__global__ void k(int* a);\nRUN((k<4>), g, b, a);\n")[0]
+    b'__global__ void k(int* a);\nk<4><<<g, b>>>(a);\n'
+    """
+    text = source.decode("utf8", "replace")
+    calls = list(re.finditer(r"\b([A-Z][A-Z0-9_]*)\s*\(", text))
+    if not calls:
+        return None
+    defined = set(re.findall(r"#\s*define\s+([A-Za-z_]\w*)", text + "\n" + extra))
+    kernels = _kernel_names(text)
+    mask = _code_mask(text)
+    pieces, pos, used = [], 0, []
+    for m in calls:
+        if m.start() < pos or mask[m.start()] or m.group(1) in defined:
+            continue
+        end = _close_paren(text, m.end() - 1)
+        if end is None:
+            continue
+        args = _split_args(text[m.end():end])
+        first = args[0]
+        while first.startswith("(") and _close_paren(first, 0) == len(first) - 1:
+            first = first[1:-1].strip()
+        if not _CALLABLE.fullmatch(first):
+            continue
+        name = first.split("<", 1)[0].strip()
+        if name.rsplit("::", 1)[-1] in kernels and len(args) >= 3:
+            call = f"{first}<<<{args[1]}, {args[2]}>>>({', '.join(args[3:])})"
+        elif name.startswith(("thrust::", "cub::")):
+            call = f"{first}({', '.join(args[1:])})"
+        else:
+            continue
+        span = text[m.start():end + 1]
+        pieces += [text[pos:m.start()], call.replace("\n", " "), "\n" * span.count("\n")]
+        pos = end + 1
+        if m.group(1) not in used:
+            used.append(m.group(1))
+    if not used:
+        return None
+    pieces.append(text[pos:])
+    return "".join(pieces).encode("utf8"), used
+
+
+# a call without arguments of a plain or qualified name, not a member (p.size_x())
+_NO_ARG_CALL = re.compile(r"(?<![\w.>:])((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*\(\s*\)")
+
+
+def position_helpers(source: bytes) -> tuple[bytes, list[str]] | None:
+    """``source`` with calls of position helpers from a header the file lacks
+    (``gcuda::thread::global::id::x()``, ``block::size::x()``: see
+    :func:`categories.position_builtin`) written as the built-ins they return, as a compiler
+    would after inlining them; lines do not move. A helper the file defines or declares is left
+    to the model. None when there is none.
+
+    >>> position_helpers(b"int i = dev::thread::global::id::x();  // x()")[0]
+    b'int i = (blockIdx.x * blockDim.x + threadIdx.x);  // x()'
+    """
+    if b"()" not in source:
+        return None
+    text = source.decode("utf8", "replace")
+    found = [(m, b) for m in _NO_ARG_CALL.finditer(text)
+             if (b := position_builtin(m.group(1))) is not None]
+    if not found:
+        return None
+    mask = _code_mask(text)
+    pieces, pos, used = [], 0, []
+    for m, builtin in found:
+        short = m.group(1).rsplit("::", 1)[-1]
+        before = text[:m.start()].rstrip()
+        if mask[m.start()] or re.search(rf"\b{short}\s*\(\s*\)\s*(const\s*)?\{{", text) or (
+                before and (before[-1].isalnum() or before[-1] in "_*&")
+                and not re.search(r"\breturn$", before)):
+            continue  # a comment, a definition in the file, or a declaration
+        pieces += [text[pos:m.start()], builtin]
+        pos = m.end()
         if m.group(1) not in used:
             used.append(m.group(1))
     if not used:

@@ -122,6 +122,7 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
         self._collect_preproc_and_functions()
         self._bind_templates()
         self._walk_bodies()
+        self._add_helper_launches()
         for n in self._hoisted_pragmas:
             self._add_pragma(n, self.in_function(n))
         if self._hoisted_pragmas:

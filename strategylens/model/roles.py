@@ -253,6 +253,12 @@ class HostRoles:
         for la in launches:
             if isinstance(la, Launch) and self.identifiers(la.node) & counters - {loop.var}:
                 return False
+        decide = self.continuation_vars(loop)
+        for c in self.calls:
+            if c.function == loop.function and inside(c.node, body) and c.category in (
+                    "copy", "copy_async", "copy_symbol") and c.args and \
+                    self.identifiers(call_args(c.node)[0]) & decide:
+                return False  # a copy back decides whether it goes on: a convergence loop
         passed = {n for la in launches for a in call_args(la.node) for n in self.identifiers(a)}
         for n in walk(body):
             if n.type == "assignment_expression":
