@@ -83,14 +83,17 @@ class CooperativeItemMapping(Detector):
                                 [a for a in model.assignments(fn)
                                  if "threadIdx.x" not in model.text_of(a[1])]) - {loop.var}
         # the lane's position, directly or through row = i / tile, col = i % tile in the body
-        lane = {loop.var} | {name for name, value, node in model.assignments(fn)
-                             if inside(node, loop.node) and loop.var in model.identifiers(value)}
+        lane_defs = [(name, model.identifiers(value)) for name, value, node in model.assignments(fn)
+                     if inside(node, loop.node) and loop.var in model.identifiers(value)]
+        lane = {loop.var} | {name for name, _ in lane_defs}
+        # idx = offset + i: a lane index that itself adds the item's offset
+        mixed = {name for name, ids in lane_defs if ids & (derived - lane)}
         for acc in model.accesses_in(fn):
             if acc.space not in ("global", "unknown") or not inside(acc.node, loop.node):
                 continue
             text = " ".join([acc.index_text, *acc.indices])
             ids = set(re.findall(r"[A-Za-z_]\w*", text))
-            if ids & lane and (ids & (derived - lane) or acc.array in derived) and \
+            if ids & lane and (ids & (derived - lane) or ids & mixed or acc.array in derived) and \
                     "gridDim" not in text:
                 return True
         # an element whose address goes to a load or store helper: Ldg(v, &src[di])
