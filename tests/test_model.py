@@ -580,3 +580,21 @@ def test_kernel_weights_rank_kernels_by_their_order_of_work():
     one = build_model("__global__ void k(float* a, int n) { if (threadIdx.x == 0) "
                       "for (int i = 0; i < n; i++) a[i] = 0; }", index=False)
     assert one.kernel_weights == {"k": 1.0}
+
+
+def test_group_lanes():
+    src = r"""
+template <int G>
+__global__ void k(const int* p, int* y, int g) {
+    int tid = threadIdx.x;
+    int row = blockIdx.x * (blockDim.x / G) + tid / G;
+    int lane = tid % G;
+    int sub = threadIdx.x & (8 - 1);
+    int grp = threadIdx.x / 8;
+    int c = threadIdx.x % 4;
+    int one = threadIdx.x % 1;
+    y[row + lane + sub + grp + c + one + g] = p[0];
+}
+"""
+    m = build_model(src, entry="k", index=False)
+    assert m.group_lanes(m.function_of("k")) == {"lane": "G", "sub": "8"}

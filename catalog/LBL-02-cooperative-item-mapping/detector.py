@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import Node, inside, walk
+from strategylens.model import Node, enclosing_loops, inside, squash, walk
 
 
 def _loaded(model, fn, node: Node | None) -> bool:
@@ -28,6 +28,7 @@ class CooperativeItemMapping(Detector):
             block_items = {name for name, value, _ in model.assignments(fn)
                            if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", re.sub(r"\s", "", model.text_of(value)))}
             block_sizes = self._block_size_names(model, fn)
+            reported = set()
             for loop in model.loops_in(fn):
                 init = loop.node.child_by_field_name("initializer")
                 step = loop.step or ""
@@ -49,6 +50,7 @@ class CooperativeItemMapping(Detector):
                 for name in block_sizes:  # i += TPB, TPB the block size
                     step = re.sub(rf"\b{re.escape(name)}\b", "blockDim.x", step)
                 if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
+                    reported.add(loop.node.id)
                     yield Finding.at(loop.node, 0.9 if irregular else 0.6, 32.0)
                 elif "blockDim" in step and irregular:
                     cond_ids = model.identifiers(loop.node.child_by_field_name("condition")) | init_ids
@@ -56,6 +58,39 @@ class CooperativeItemMapping(Detector):
                         yield Finding.at(loop.node, 0.85, self._block_size(model, fn))
                 elif "blockDim" in step and self._block_row(model, fn, loop, block_items):
                     yield Finding.at(loop.node, 0.6, self._block_size(model, fn))
+            yield from self._group_strides(model, fn, reported)
+
+    @staticmethod
+    def _group_strides(model, fn, reported: set):
+        """A group of G threads per item (``lane = threadIdx.x % G`` beside ``g = threadIdx.x /
+        G``) whose lanes stride over the item by G: ``for (k = beg + lane; ...; k += G)``, or
+        ``lane += G`` in a loop's body. Evidence is the loop header or the body's advance."""
+        for lane, size in model.group_lanes(fn).items():
+            for loop in model.loops_in(fn):
+                if loop.node.id in reported:
+                    continue
+                init = loop.node.child_by_field_name("initializer")
+                header = loop.var is not None and init is not None and \
+                    lane in model.identifiers(init) and \
+                    squash(re.sub(r"^.*(\+=|=)", "", loop.step or "")).strip("()") == squash(size)
+                if header:
+                    reported.add(loop.node.id)
+                    yield Finding.at(loop.node, 0.8, CooperativeItemMapping._size(model, fn, size))
+                    continue
+                for n in walk(loop.node.child_by_field_name("body")):
+                    if n.type == "assignment_expression" and \
+                            model.text_of(n.child_by_field_name("operator")) == "+=" and \
+                            model.text_of(n.child_by_field_name("left")) == lane and \
+                            squash(model.text_of(n.child_by_field_name("right"))).strip("()") == \
+                            squash(size) and enclosing_loops(n, fn)[0].id == loop.node.id:
+                        reported.add(loop.node.id)
+                        yield Finding.at(n, 0.8, CooperativeItemMapping._size(model, fn, size))
+                        break
+
+    @staticmethod
+    def _size(model, fn, size: str) -> float | None:
+        value = model.eval_int(size, fn)
+        return None if value is None else float(value)
 
     @staticmethod
     def _named(model, fn, step: str) -> str:

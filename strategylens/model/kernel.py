@@ -191,6 +191,30 @@ class KernelFacts:
                     return True
         return False
 
+    def group_lanes(self, fn: Function) -> dict[str, str]:
+        """Lanes of thread groups of a size set at compile time or run time: ``lane =
+        threadIdx.x % G`` (or ``& (G - 1)``) beside a group index ``g = ... threadIdx.x / G``
+        (the thread index may be a local copy, ``tid = threadIdx.x``). Lane name -> G's text."""
+        tid = {"threadIdx.x"} | {name for name, value, _ in self.assignments(fn)
+                                 if squash(self.text_of(unparen(value))) == "threadIdx.x"}
+        tids = "|".join(re.escape(t) for t in sorted(tid))
+        texts = [(name, squash(self.text_of(value))) for name, value, _ in self.assignments(fn)]
+        lanes = {}
+        for name, text in texts:
+            m = re.fullmatch(rf"(?:\(\w+\))?\(?({tids})\)?(%|&)\(?(.+?)\)?", text)
+            if m is None:
+                continue
+            size = m.group(3)
+            if m.group(2) == "&":
+                mask = self.eval_int(size, fn)
+                size = str(mask + 1) if mask is not None else re.sub(r"-1$", "", size)
+                if mask is None and size == m.group(3):
+                    continue  # & MASK of unknown value: not a group size
+            group = rf"(?<![\w.])\(?({tids})\)?/\(?{re.escape(size)}\)?(?![\w.])"
+            if self.eval_int(size, fn) not in (0, 1) and any(re.search(group, t) for _, t in texts):
+                lanes[name] = size
+        return lanes
+
     def tree_combine(self, loop: Loop, shared: set[str]) -> bool:
         """``s[i] op= s[i + var]`` (or ``s[i] = f(s[i], s[i + var])``) on a shared array in the
         body of ``loop``."""
