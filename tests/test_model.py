@@ -598,3 +598,27 @@ __global__ void k(const int* p, int* y, int g) {
 """
     m = build_model(src, entry="k", index=False)
     assert m.group_lanes(m.function_of("k")) == {"lane": "G", "sub": "8"}
+
+
+def test_block_size_params():
+    src = r"""
+#include <cub/cub.cuh>
+template <typename T, int BS, int ITEMS>
+__global__ void k(const T* in, T* out) {
+    typedef cub::BlockReduce<T, BS> Reduce;
+    __shared__ typename Reduce::TempStorage tmp;
+    out[blockIdx.x] = Reduce(tmp).Sum(in[threadIdx.x * ITEMS]);
+}
+template <int TPB>
+__global__ void __launch_bounds__(TPB) s(float* x) { x[threadIdx.x] = 0.0f; }
+template <int B, int N>
+__global__ void t(float* x) { x[threadIdx.x] = N; }
+void solution_compute(float* a, float* b, int n) {
+    k<float, 256, 4><<<n, 256>>>(a, b);
+    s<128><<<n, 128>>>(a);
+    t<64, 3><<<n, 64>>>(a);
+}
+"""
+    m = build_model(src, index=False)
+    assert {f.name: m.block_size_params(f) for f in m.gpu_functions()} == \
+        {"k": {"BS"}, "s": {"TPB"}, "t": {"B"}}

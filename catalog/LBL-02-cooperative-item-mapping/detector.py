@@ -27,7 +27,7 @@ class CooperativeItemMapping(Detector):
             tiv = model.thread_index_vars(fn) | {"threadIdx"}
             block_items = {name for name, value, _ in model.assignments(fn)
                            if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", re.sub(r"\s", "", model.text_of(value)))}
-            block_sizes = self._block_size_names(model, fn)
+            block_sizes = model.block_size_params(fn)
             reported = set()
             for loop in model.loops_in(fn):
                 init = loop.node.child_by_field_name("initializer")
@@ -192,20 +192,6 @@ class CooperativeItemMapping(Detector):
             if m:
                 return m.group(1) or m.group(2)
         return None
-
-    @staticmethod
-    def _block_size_names(model, fn) -> set[str]:
-        """Template parameters that are the block size: named alone in __launch_bounds__, or
-        passed at every launch as the same expression as the block (``k<BS><<<GS, BS>>>``)."""
-        names = set()
-        if fn.launch_bounds and fn.launch_bounds[0].strip() in fn.template_params:
-            names.add(fn.launch_bounds[0].strip())
-        launches = model.launches_of(fn.name)
-        for i, tp in enumerate(fn.template_params):
-            if launches and all(i < len(la.template_args) and
-                                la.template_args[i].strip() == la.block.strip() for la in launches):
-                names.add(tp)
-        return names
 
     @staticmethod
     def _block_size(model, fn) -> float | None:

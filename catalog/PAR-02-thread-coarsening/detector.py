@@ -226,6 +226,7 @@ class ThreadCoarsening(Detector):
         launch_vars = {name for name, value, _ in model.assignments(fn)
                        if re.search(r"\b(blockDim|gridDim)\b", t := model.text_of(value))
                        and not re.search(r"\b(threadIdx|blockIdx)\b", t)}
+        launch_vars |= model.block_size_params(fn)  # i += BS, BS the block size
         for loop in model.loops_in(fn):
             if loop.var is None or any(loop is f for f in fixed):
                 continue

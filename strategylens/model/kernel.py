@@ -191,6 +191,28 @@ class KernelFacts:
                     return True
         return False
 
+    def block_size_params(self, fn: Function) -> set[str]:
+        """Template parameters of ``fn`` that are its block size: named alone in
+        __launch_bounds__, passed at every launch as the same expression as the block
+        (``k<BS><<<GS, BS>>>``), or given as the thread count of a CUB block collective (the
+        second template argument, BLOCK_DIM_X: ``cub::BlockReduce<T, BS>``)."""
+        names = set()
+        if fn.launch_bounds and fn.launch_bounds[0].strip() in fn.template_params:
+            names.add(fn.launch_bounds[0].strip())
+        launches = self.launches_of(fn.name)
+        for i, tp in enumerate(fn.template_params):
+            if launches and all(i < len(la.template_args) and
+                                la.template_args[i].strip() == la.block.strip() for la in launches):
+                names.add(tp)
+        for n in walk(fn.node):
+            if n.type == "template_type" and \
+                    re.fullmatch(r"(::)?cub::Block[A-Z]\w*", squash(self.text_of(n.parent)).split("<")[0]):
+                args = [a for a in (n.child_by_field_name("arguments") or n).named_children
+                        if a.type != "comment"]
+                if len(args) > 1 and squash(self.text_of(args[1])) in fn.template_params:
+                    names.add(squash(self.text_of(args[1])))
+        return names
+
     def group_lanes(self, fn: Function) -> dict[str, str]:
         """Lanes of thread groups of a size set at compile time or run time: ``lane =
         threadIdx.x % G`` (or ``& (G - 1)``) beside a group index ``g = ... threadIdx.x / G``
