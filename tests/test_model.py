@@ -622,3 +622,16 @@ void solution_compute(float* a, float* b, int n) {
     m = build_model(src, index=False)
     assert {f.name: m.block_size_params(f) for f in m.gpu_functions()} == \
         {"k": {"BS"}, "s": {"TPB"}, "t": {"B"}}
+
+
+def test_warp_sized():
+    src = r"""
+#define WS 32
+#define HALF 16
+__global__ void k(float* x) { x[threadIdx.x] = 0.0f; }
+"""
+    m = build_model(src, entry="k", index=False)
+    fn = m.function_of("k")
+    assert [m.warp_sized(e, fn) for e in ("warpSize", "WS", "(WS)", "WARP_SIZE", "kWarpSize",
+                                          "HALF", "ncols", "WARPS_PER_BLOCK")] == \
+        [True, True, True, True, True, False, False, False]

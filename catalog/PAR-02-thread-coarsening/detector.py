@@ -233,6 +233,8 @@ class ThreadCoarsening(Detector):
             step = loop.step or ""
             if "gridDim" in step or "blockDim" in step or (loop.step_value or 0) > 8:
                 continue
+            if model.warp_sized(re.sub(r"^.*(\+=|=)", "", step), fn):
+                continue  # i += WARP_SIZE from the lane: lanes striding over one item
             # p += block_size after block_size = blockDim.x: a block-stride loop
             if set(re.findall(r"[A-Za-z_]\w*", step)) & (launch_vars - {loop.var}):
                 continue
