@@ -50,6 +50,8 @@ class CooperativeItemMapping(Detector):
                 for name in block_sizes:  # i += TPB, TPB the block size
                     step = re.sub(rf"\b{re.escape(name)}\b", "blockDim.x", step)
                 if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
+                    if loop.bound_value is not None and not irregular:
+                        continue  # a warp over a compile-time tile (a copy or a tile reduction)
                     reported.add(loop.node.id)
                     yield Finding.at(loop.node, 0.9 if irregular else 0.6, 32.0)
                 elif "blockDim" in step and irregular:
