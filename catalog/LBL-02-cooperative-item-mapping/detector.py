@@ -106,19 +106,24 @@ class CooperativeItemMapping(Detector):
 
     @staticmethod
     def _block_row(model, fn, loop, block_items: set[str]) -> bool:
-        """A block per fixed-length row that the block reduces: the lanes stride over a
+        """A block per fixed-length row that the block reduces (or a row it gathers through a
+        load, ids[blockIdx.x]): the lanes stride over a
         run-time length (not a compile-time tile), fold it into per-thread partials, and a
         global access in the loop indexes by the loop variable and by the block's item
         (blockIdx.x, or a variable or row pointer computed from it), as in a row-wise norm,
         softmax or loss."""
-        if loop.var is None or loop.bound_value is not None or \
-                not CooperativeItemMapping._accumulates(model, fn, loop):
+        if loop.var is None or loop.bound_value is not None:
             return False
+        items = block_items | {"blockIdx"}
+        if not CooperativeItemMapping._accumulates(model, fn, loop):
+            # a gathered row: the item's row is found through a load (id = ids[blockIdx.x])
+            items = {name for name, value, _ in model.assignments(fn)
+                     if any(x.type == "subscript_expression" and model.identifiers(x) & items
+                            for x in walk(value))}
         # row = blockIdx.x; id = ids[row]; src += id * stride (not through the lane index; a
         # row per threadIdx.y, y = blockIdx.x * blockDim.y + threadIdx.y, is a row per group)
-        derived = model.derived(fn, block_items | {"blockIdx"},
-                                [a for a in model.assignments(fn)
-                                 if "threadIdx.x" not in model.text_of(a[1])]) - {loop.var}
+        derived = model.derived(fn, items, [a for a in model.assignments(fn)
+                                            if "threadIdx.x" not in model.text_of(a[1])]) - {loop.var}
         # the lane's position, directly or through row = i / tile, col = i % tile in the body
         lane_defs = [(name, model.identifiers(value)) for name, value, node in model.assignments(fn)
                      if inside(node, loop.node) and loop.var in model.identifiers(value)]
