@@ -58,6 +58,8 @@ class CooperativeItemMapping(Detector):
                     cond_ids = model.identifiers(loop.node.child_by_field_name("condition")) | init_ids
                     if cond_ids & block_items or "blockIdx" in model.text_of(init):
                         yield Finding.at(loop.node, 0.85, self._block_size(model, fn))
+                elif "blockDim" in step and self._item_length(model, fn, loop, block_items):
+                    yield Finding.at(loop.node, 0.7, self._block_size(model, fn))
                 elif "blockDim" in step and self._block_row(model, fn, loop, block_items):
                     yield Finding.at(loop.node, 0.6, self._block_size(model, fn))
             yield from self._group_strides(model, fn, reported)
@@ -103,6 +105,17 @@ class CooperativeItemMapping(Detector):
             if len(defs) == 1:
                 step = re.sub(rf"\b{name}\b", f"({model.text_of(defs[0])})", step)
         return step
+
+    @staticmethod
+    def _item_length(model, fn, loop, block_items: set[str]) -> bool:
+        """The loop's bound is computed from data loaded at the block's item (r = radius[b] with
+        b = blockIdx.x; n = f(r); for (i = threadIdx.x; i < n; ...)): the item's own length."""
+        seeds = {name for name, value, _ in model.assignments(fn)
+                 if any(x.type == "subscript_expression" and model.identifiers(x) & block_items
+                        for x in walk(value))}
+        data = model.derived(fn, seeds, [a for a in model.assignments(fn)
+                                         if not inside(a[2], loop.node)]) - {loop.var}
+        return bool(model.identifiers(loop.node.child_by_field_name("condition")) & data)
 
     @staticmethod
     def _block_row(model, fn, loop, block_items: set[str]) -> bool:
