@@ -246,6 +246,9 @@ class ThreadCoarsening(Detector):
                 continue
             if not (model.identifiers(value) & tiv or "threadIdx" in model.text_of(value)):
                 continue
+            cond = loop.node.child_by_field_name("condition")
+            if not (model.identifiers(cond) - {loop.var}) & tiv and "threadIdx" not in model.text_of(cond):
+                continue  # for (j = i + 1; j < n; ++j): the rest of a row, not a thread's chunk
             if any(inside(w.node, loop.node) and w.index_node is not None and
                    loop.var in model.identifiers(w.index_node) for w in writes):
                 out.append(loop)
