@@ -593,3 +593,58 @@ void step(float* a, unsigned n) {
     (la,) = m.launches
     assert (la.kernel, la.kind, la.template_args, la.line) == ("k", "helper", ["float"], 4)
     assert la.in_loop is not None and la.grid == "" and la.block_value is None
+
+
+def test_group_lanes():
+    src = r"""
+template <int G>
+__global__ void k(const int* p, int* y, int g) {
+    int tid = threadIdx.x;
+    int row = blockIdx.x * (blockDim.x / G) + tid / G;
+    int lane = tid % G;
+    int sub = threadIdx.x & (8 - 1);
+    int grp = threadIdx.x / 8;
+    int c = threadIdx.x % 4;
+    int one = threadIdx.x % 1;
+    y[row + lane + sub + grp + c + one + g] = p[0];
+}
+"""
+    m = build_model(src, entry="k", index=False)
+    assert m.group_lanes(m.function_of("k")) == {"lane": "G", "sub": "8"}
+
+
+def test_block_size_params():
+    src = r"""
+#include <cub/cub.cuh>
+template <typename T, int BS, int ITEMS>
+__global__ void k(const T* in, T* out) {
+    typedef cub::BlockReduce<T, BS> Reduce;
+    __shared__ typename Reduce::TempStorage tmp;
+    out[blockIdx.x] = Reduce(tmp).Sum(in[threadIdx.x * ITEMS]);
+}
+template <int TPB>
+__global__ void __launch_bounds__(TPB) s(float* x) { x[threadIdx.x] = 0.0f; }
+template <int B, int N>
+__global__ void t(float* x) { x[threadIdx.x] = N; }
+void solution_compute(float* a, float* b, int n) {
+    k<float, 256, 4><<<n, 256>>>(a, b);
+    s<128><<<n, 128>>>(a);
+    t<64, 3><<<n, 64>>>(a);
+}
+"""
+    m = build_model(src, index=False)
+    assert {f.name: m.block_size_params(f) for f in m.gpu_functions()} == \
+        {"k": {"BS"}, "s": {"TPB"}, "t": {"B"}}
+
+
+def test_warp_sized():
+    src = r"""
+#define WS 32
+#define HALF 16
+__global__ void k(float* x) { x[threadIdx.x] = 0.0f; }
+"""
+    m = build_model(src, entry="k", index=False)
+    fn = m.function_of("k")
+    assert [m.warp_sized(e, fn) for e in ("warpSize", "WS", "(WS)", "WARP_SIZE", "kWarpSize",
+                                          "HALF", "ncols", "WARPS_PER_BLOCK")] == \
+        [True, True, True, True, True, False, False, False]

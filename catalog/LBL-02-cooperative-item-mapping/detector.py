@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import Node, inside, walk
+from strategylens.model import Node, enclosing_loops, inside, squash, walk
 
 
 def _loaded(model, fn, node: Node | None) -> bool:
@@ -27,7 +27,8 @@ class CooperativeItemMapping(Detector):
             tiv = model.thread_index_vars(fn) | {"threadIdx"}
             block_items = {name for name, value, _ in model.assignments(fn)
                            if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", re.sub(r"\s", "", model.text_of(value)))}
-            block_sizes = self._block_size_names(model, fn)
+            block_sizes = model.block_size_params(fn)
+            reported = set()
             for loop in model.loops_in(fn):
                 init = loop.node.child_by_field_name("initializer")
                 step = loop.step or ""
@@ -49,13 +50,51 @@ class CooperativeItemMapping(Detector):
                 for name in block_sizes:  # i += TPB, TPB the block size
                     step = re.sub(rf"\b{re.escape(name)}\b", "blockDim.x", step)
                 if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
+                    if loop.bound_value is not None and not irregular:
+                        continue  # a warp over a compile-time tile (a copy or a tile reduction)
+                    reported.add(loop.node.id)
                     yield Finding.at(loop.node, 0.9 if irregular else 0.6, 32.0)
                 elif "blockDim" in step and irregular:
                     cond_ids = model.identifiers(loop.node.child_by_field_name("condition")) | init_ids
                     if cond_ids & block_items or "blockIdx" in model.text_of(init):
                         yield Finding.at(loop.node, 0.85, self._block_size(model, fn))
+                elif "blockDim" in step and self._item_length(model, fn, loop, block_items):
+                    yield Finding.at(loop.node, 0.7, self._block_size(model, fn))
                 elif "blockDim" in step and self._block_row(model, fn, loop, block_items):
                     yield Finding.at(loop.node, 0.6, self._block_size(model, fn))
+            yield from self._group_strides(model, fn, reported)
+
+    @staticmethod
+    def _group_strides(model, fn, reported: set):
+        """A group of G threads per item (``lane = threadIdx.x % G`` beside ``g = threadIdx.x /
+        G``) whose lanes stride over the item by G: ``for (k = beg + lane; ...; k += G)``, or
+        ``lane += G`` in a loop's body. Evidence is the loop header or the body's advance."""
+        for lane, size in model.group_lanes(fn).items():
+            for loop in model.loops_in(fn):
+                if loop.node.id in reported:
+                    continue
+                init = loop.node.child_by_field_name("initializer")
+                header = loop.var is not None and init is not None and \
+                    lane in model.identifiers(init) and \
+                    squash(re.sub(r"^.*(\+=|=)", "", loop.step or "")).strip("()") == squash(size)
+                if header:
+                    reported.add(loop.node.id)
+                    yield Finding.at(loop.node, 0.8, CooperativeItemMapping._size(model, fn, size))
+                    continue
+                for n in walk(loop.node.child_by_field_name("body")):
+                    if n.type == "assignment_expression" and \
+                            model.text_of(n.child_by_field_name("operator")) == "+=" and \
+                            model.text_of(n.child_by_field_name("left")) == lane and \
+                            squash(model.text_of(n.child_by_field_name("right"))).strip("()") == \
+                            squash(size) and enclosing_loops(n, fn)[0].id == loop.node.id:
+                        reported.add(loop.node.id)
+                        yield Finding.at(n, 0.8, CooperativeItemMapping._size(model, fn, size))
+                        break
+
+    @staticmethod
+    def _size(model, fn, size: str) -> float | None:
+        value = model.eval_int(size, fn)
+        return None if value is None else float(value)
 
     @staticmethod
     def _named(model, fn, step: str) -> str:
@@ -68,29 +107,48 @@ class CooperativeItemMapping(Detector):
         return step
 
     @staticmethod
+    def _item_length(model, fn, loop, block_items: set[str]) -> bool:
+        """The loop's bound is computed from data loaded at the block's item (r = radius[b] with
+        b = blockIdx.x; n = f(r); for (i = threadIdx.x; i < n; ...)): the item's own length."""
+        seeds = {name for name, value, _ in model.assignments(fn)
+                 if any(x.type == "subscript_expression" and model.identifiers(x) & block_items
+                        for x in walk(value))}
+        data = model.derived(fn, seeds, [a for a in model.assignments(fn)
+                                         if not inside(a[2], loop.node)]) - {loop.var}
+        return bool(model.identifiers(loop.node.child_by_field_name("condition")) & data)
+
+    @staticmethod
     def _block_row(model, fn, loop, block_items: set[str]) -> bool:
-        """A block per fixed-length row that the block reduces: the lanes stride over a
+        """A block per fixed-length row that the block reduces (or a row it gathers through a
+        load, ids[blockIdx.x]): the lanes stride over a
         run-time length (not a compile-time tile), fold it into per-thread partials, and a
         global access in the loop indexes by the loop variable and by the block's item
         (blockIdx.x, or a variable or row pointer computed from it), as in a row-wise norm,
         softmax or loss."""
-        if loop.var is None or loop.bound_value is not None or \
-                not CooperativeItemMapping._accumulates(model, fn, loop):
+        if loop.var is None or loop.bound_value is not None:
             return False
+        items = block_items | {"blockIdx"}
+        if not CooperativeItemMapping._accumulates(model, fn, loop):
+            # a gathered row: the item's row is found through a load (id = ids[blockIdx.x])
+            items = {name for name, value, _ in model.assignments(fn)
+                     if any(x.type == "subscript_expression" and model.identifiers(x) & items
+                            for x in walk(value))}
         # row = blockIdx.x; id = ids[row]; src += id * stride (not through the lane index; a
         # row per threadIdx.y, y = blockIdx.x * blockDim.y + threadIdx.y, is a row per group)
-        derived = model.derived(fn, block_items | {"blockIdx"},
-                                [a for a in model.assignments(fn)
-                                 if "threadIdx.x" not in model.text_of(a[1])]) - {loop.var}
+        derived = model.derived(fn, items, [a for a in model.assignments(fn)
+                                            if "threadIdx.x" not in model.text_of(a[1])]) - {loop.var}
         # the lane's position, directly or through row = i / tile, col = i % tile in the body
-        lane = {loop.var} | {name for name, value, node in model.assignments(fn)
-                             if inside(node, loop.node) and loop.var in model.identifiers(value)}
+        lane_defs = [(name, model.identifiers(value)) for name, value, node in model.assignments(fn)
+                     if inside(node, loop.node) and loop.var in model.identifiers(value)]
+        lane = {loop.var} | {name for name, _ in lane_defs}
+        # idx = offset + i: a lane index that itself adds the item's offset
+        mixed = {name for name, ids in lane_defs if ids & (derived - lane)}
         for acc in model.accesses_in(fn):
             if acc.space not in ("global", "unknown") or not inside(acc.node, loop.node):
                 continue
             text = " ".join([acc.index_text, *acc.indices])
             ids = set(re.findall(r"[A-Za-z_]\w*", text))
-            if ids & lane and (ids & (derived - lane) or acc.array in derived) and \
+            if ids & lane and (ids & (derived - lane) or ids & mixed or acc.array in derived) and \
                     "gridDim" not in text:
                 return True
         # an element whose address goes to a load or store helper: Ldg(v, &src[di])
@@ -154,20 +212,6 @@ class CooperativeItemMapping(Detector):
             if m:
                 return m.group(1) or m.group(2)
         return None
-
-    @staticmethod
-    def _block_size_names(model, fn) -> set[str]:
-        """Template parameters that are the block size: named alone in __launch_bounds__, or
-        passed at every launch as the same expression as the block (``k<BS><<<GS, BS>>>``)."""
-        names = set()
-        if fn.launch_bounds and fn.launch_bounds[0].strip() in fn.template_params:
-            names.add(fn.launch_bounds[0].strip())
-        launches = model.launches_of(fn.name)
-        for i, tp in enumerate(fn.template_params):
-            if launches and all(i < len(la.template_args) and
-                                la.template_args[i].strip() == la.block.strip() for la in launches):
-                names.add(tp)
-        return names
 
     @staticmethod
     def _block_size(model, fn) -> float | None:

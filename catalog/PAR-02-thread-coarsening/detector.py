@@ -249,12 +249,15 @@ class ThreadCoarsening(Detector):
         launch_vars = {name for name, value, _ in model.assignments(fn)
                        if re.search(r"\b(blockDim|gridDim)\b", t := model.text_of(value))
                        and not re.search(r"\b(threadIdx|blockIdx)\b", t)}
+        launch_vars |= model.block_size_params(fn)  # i += BS, BS the block size
         for loop in model.loops_in(fn):
             if loop.var is None or any(loop is f for f in fixed):
                 continue
             step = loop.step or ""
             if "gridDim" in step or "blockDim" in step or (loop.step_value or 0) > 8:
                 continue
+            if model.warp_sized(re.sub(r"^.*(\+=|=)", "", step), fn):
+                continue  # i += WARP_SIZE from the lane: lanes striding over one item
             # p += block_size after block_size = blockDim.x: a block-stride loop
             if set(re.findall(r"[A-Za-z_]\w*", step)) & (launch_vars - {loop.var}):
                 continue
@@ -269,6 +272,9 @@ class ThreadCoarsening(Detector):
                 continue
             if not (model.identifiers(value) & tiv or "threadIdx" in model.text_of(value)):
                 continue
+            cond = loop.node.child_by_field_name("condition")
+            if not (model.identifiers(cond) - {loop.var}) & tiv and "threadIdx" not in model.text_of(cond):
+                continue  # for (j = i + 1; j < n; ++j): the rest of a row, not a thread's chunk
             if any(inside(w.node, loop.node) and w.index_node is not None and
                    loop.var in model.identifiers(w.index_node) for w in writes):
                 out.append(loop)

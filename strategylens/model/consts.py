@@ -5,6 +5,7 @@ dead regions it implies (``#if 0``, ``if (0)``)."""
 from __future__ import annotations
 
 import bisect
+import re
 
 from tree_sitter import Node
 
@@ -183,6 +184,16 @@ class Constants:
             return self._eval(expr, function, node_src=self.source)
         except RecursionError:
             return None
+
+    def warp_sized(self, expr: str, function: Function | None = None) -> bool:
+        """``expr`` is the warp size: 32 once folded, the built-in ``warpSize``, or a name
+        spelled as the warp size (``WARP_SIZE``, ``kWarpSize``) defined where the model cannot
+        see it (a header not given)."""
+        text = expr.strip().strip("()").strip()
+        value = self.eval_int(text, function)
+        if value is not None:
+            return value == 32
+        return text == "warpSize" or bool(re.fullmatch(r"(\w+::)*k?_?warp_?size", text, re.I))
 
     def instance_values(self, expr: str | Node, function: Function,
                         _depth: int = 0) -> list[int] | None:

@@ -224,6 +224,52 @@ class KernelFacts:
                     return True
         return False
 
+    def block_size_params(self, fn: Function) -> set[str]:
+        """Template parameters of ``fn`` that are its block size: named alone in
+        __launch_bounds__, passed at every launch as the same expression as the block
+        (``k<BS><<<GS, BS>>>``), or given as the thread count of a CUB block collective (the
+        second template argument, BLOCK_DIM_X: ``cub::BlockReduce<T, BS>``)."""
+        names = set()
+        if fn.launch_bounds and fn.launch_bounds[0].strip() in fn.template_params:
+            names.add(fn.launch_bounds[0].strip())
+        launches = self.launches_of(fn.name)
+        for i, tp in enumerate(fn.template_params):
+            if launches and all(i < len(la.template_args) and
+                                la.template_args[i].strip() == la.block.strip() for la in launches):
+                names.add(tp)
+        for n in walk(fn.node):
+            if n.type == "template_type" and \
+                    re.fullmatch(r"(::)?cub::Block[A-Z]\w*", squash(self.text_of(n.parent)).split("<")[0]):
+                args = [a for a in (n.child_by_field_name("arguments") or n).named_children
+                        if a.type != "comment"]
+                if len(args) > 1 and squash(self.text_of(args[1])) in fn.template_params:
+                    names.add(squash(self.text_of(args[1])))
+        return names
+
+    def group_lanes(self, fn: Function) -> dict[str, str]:
+        """Lanes of thread groups of a size set at compile time or run time: ``lane =
+        threadIdx.x % G`` (or ``& (G - 1)``) beside a group index ``g = ... threadIdx.x / G``
+        (the thread index may be a local copy, ``tid = threadIdx.x``). Lane name -> G's text."""
+        tid = {"threadIdx.x"} | {name for name, value, _ in self.assignments(fn)
+                                 if squash(self.text_of(unparen(value))) == "threadIdx.x"}
+        tids = "|".join(re.escape(t) for t in sorted(tid))
+        texts = [(name, squash(self.text_of(value))) for name, value, _ in self.assignments(fn)]
+        lanes = {}
+        for name, text in texts:
+            m = re.fullmatch(rf"(?:\(\w+\))?\(?({tids})\)?(%|&)\(?(.+?)\)?", text)
+            if m is None:
+                continue
+            size = m.group(3)
+            if m.group(2) == "&":
+                mask = self.eval_int(size, fn)
+                size = str(mask + 1) if mask is not None else re.sub(r"-1$", "", size)
+                if mask is None and size == m.group(3):
+                    continue  # & MASK of unknown value: not a group size
+            group = rf"(?<![\w.])\(?({tids})\)?/\(?{re.escape(size)}\)?(?![\w.])"
+            if self.eval_int(size, fn) not in (0, 1) and any(re.search(group, t) for _, t in texts):
+                lanes[name] = size
+        return lanes
+
     def tree_combine(self, loop: Loop, shared: set[str]) -> bool:
         """``s[i] op= s[i + var]`` (or ``s[i] = f(s[i], s[i + var])``) on a shared array in the
         body of ``loop``."""
