@@ -229,10 +229,16 @@ def expand_statement_macros(source: bytes, extra: str = "") -> tuple[bytes, list
         pos = end + 1
         if m.group(1) not in used:
             used.append(m.group(1))
+    return _spliced(pieces, text, pos, used)
+
+
+def _spliced(pieces: list[str], text: str, pos: int, used: list[str]
+             ) -> tuple[bytes, list[str]] | None:
+    """The rewritten source (``pieces`` then the rest of ``text`` from ``pos``) and the macros
+    used, or None when none was."""
     if not used:
         return None
-    pieces.append(text[pos:])
-    return "".join(pieces).encode("utf8"), used
+    return ("".join(pieces) + text[pos:]).encode("utf8"), used
 
 
 _CALLABLE = re.compile(r"[A-Za-z_][\w:]*(?:\s*<.*>)?", re.S)
@@ -294,10 +300,7 @@ def wrapper_macros(source: bytes, extra: str = "") -> tuple[bytes, list[str]] | 
         pos = end + 1
         if m.group(1) not in used:
             used.append(m.group(1))
-    if not used:
-        return None
-    pieces.append(text[pos:])
-    return "".join(pieces).encode("utf8"), used
+    return _spliced(pieces, text, pos, used)
 
 
 # a call without arguments of a plain or qualified name, not a member (p.size_x())
