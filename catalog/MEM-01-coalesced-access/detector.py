@@ -80,7 +80,7 @@ class CoalescedAccess(Detector):
             elif aos or stride == "walk" or (stride not in (0, 1) and (stride is not None or (
                     a.stride_expr not in (None, "0", "1")))):
                 w_strided += weight
-            elif stride is None:
+            elif stride is None and not self._gather(model, fns[a.function], a):
                 w_unknown += weight
         # stride-1 accesses must not be outweighed by strided ones, and must be a fair part of
         # the traffic (a coalesced frontier read before data-dependent adjacency walks is not)
@@ -91,6 +91,13 @@ class CoalescedAccess(Detector):
         conf = round(base * (0.6 + 0.4 * w_unit / (w_unit + w_strided)) * (0.8 if own else 1), 3)
         return [Finding(ln, ln, conf, share, "stride 1 in threadIdx.x")
                 for ln in sorted({a.line for a in unit})]
+
+    @staticmethod
+    def _gather(model, fn, a) -> bool:
+        """A hinted load (``__ldg(p + j)``) at an index read from global memory: a gather
+        routed through the read-only cache, left out of the weights."""
+        return a.node.type == "call_expression" and a.index_node is not None and \
+            model.reads_global(fn, a.index_node, model.global_names(fn))
 
     @staticmethod
     def _own_records(model, fns, accesses) -> set[int]:

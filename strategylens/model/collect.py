@@ -112,6 +112,8 @@ class Collection:
                 open_loops.append((lp, ends[i]))
             elif t == "call_expression":
                 self._add_call(n, fn, cur)
+                if device:
+                    self._add_hinted(n, fn)
             elif t == "declaration":
                 self._add_declaration(n, fn)
             elif t == "subscript_expression" and device:
@@ -747,6 +749,25 @@ class Collection:
         self.accesses.append(Access(array, n, fn.name, self.line_of(n), self.text_of(last), w,
                                     "unknown", last, indices=[self.text_of(i) for i in indices],
                                     is_read=r, cast_type=cast))
+
+    def _add_hinted(self, n: Node, fn: Function) -> None:
+        """``__ldg(p + i)`` and its cache-hinted siblings: an access of p at element i (the
+        ``&p[i]`` form is a subscript, recorded by ``_add_access``)."""
+        name = self._callee_name(n)[0]
+        args = n.child_by_field_name("arguments")
+        if call_category(name) != "ldg" or args is None or not args.named_children:
+            return
+        first = unparen(args.named_children[0])
+        if first is None or first.type != "binary_expression":
+            return
+        hit = self._element_address(first)
+        if hit is None:
+            return
+        array, cast, idx = hit
+        store = name.startswith("__st")
+        it = self.text_of(idx)
+        self.accesses.append(Access(array, n, fn.name, self.line_of(n), it, store, "unknown",
+                                    idx, indices=[it], is_read=not store, cast_type=cast))
 
     def _add_deref(self, n: Node, fn: Function) -> None:
         arg = n.child_by_field_name("argument")
