@@ -73,8 +73,12 @@ def is_thrust_algorithm(call: Call) -> bool:
 
 
 def is_cub_device(call: Call) -> bool:
-    """A CUB device-wide algorithm (``cub::Device*::...``)."""
-    return call.category == "cub" and "::Device" in "::" + call.name.removeprefix("::")
+    """A CUB device-wide algorithm (``cub::Device*::...``), a static member of a ``Device*``
+    class; a method of a CUB object (``allocator.DeviceAllocate``) is not one."""
+    if call.category != "cub" or call.receiver is not None:
+        return False
+    parts = call.name.removeprefix("::").split("::")
+    return any(p.startswith("Device") for p in parts[:-1])
 
 
 def copy_direction(call: Call) -> str | None:
