@@ -126,6 +126,13 @@ class DeviceResidentIteration(LineDetector):
                     runs_every_iteration(loop, c.node)
                     or any(model.identifiers(a) & counters for a in call_args(c.node))):
                 return False  # transfers each pass, or chunks that move with the loop
+        for c in model.reachable_host_calls:
+            if inside(c.node, loop.node) and c.name in model.launching_functions and \
+                    runs_every_iteration(loop, c.node) and \
+                    any(copy_direction(x) == "d2h" for x in model.calls_in(c.name)) and \
+                    not any(lp.function == c.name and model.device_work_in(lp)
+                            for lp in model.host_loops()):
+                return False  # each pass calls a whole run without a loop of its own (trials)
         if self._batch_loop(model, loop, work):
             return False
         return True
