@@ -45,6 +45,12 @@ def _long(loop: Loop) -> bool:
     return loop.trip_count is None or loop.trip_count > 32
 
 
+# the thread index written as itself or as the global linear id (squashed text)
+_THREAD_IDS = {"threadIdx.x"} | {f"{a}+{b}" for p in ("blockIdx.x*blockDim.x",
+                                                      "blockDim.x*blockIdx.x")
+                                 for a, b in ((p, "threadIdx.x"), ("threadIdx.x", p))}
+
+
 class KernelFacts:
     """Queries over kernels and device functions."""
 
@@ -249,9 +255,11 @@ class KernelFacts:
     def group_lanes(self, fn: Function) -> dict[str, str]:
         """Lanes of thread groups of a size set at compile time or run time: ``lane =
         threadIdx.x % G`` (or ``& (G - 1)``) beside a group index ``g = ... threadIdx.x / G``
-        (the thread index may be a local copy, ``tid = threadIdx.x``). Lane name -> G's text."""
+        (the thread index may be a local copy, ``tid = threadIdx.x``, or the global id
+        ``blockIdx.x * blockDim.x + threadIdx.x``, whose groups are the block's when G divides
+        the block). Lane name -> G's text."""
         tid = {"threadIdx.x"} | {name for name, value, _ in self.assignments(fn)
-                                 if squash(self.text_of(unparen(value))) == "threadIdx.x"}
+                                 if squash(self.text_of(unparen(value))) in _THREAD_IDS}
         tids = "|".join(re.escape(t) for t in sorted(tid))
         texts = [(name, squash(self.text_of(value))) for name, value, _ in self.assignments(fn)]
         lanes = {}
