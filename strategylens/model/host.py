@@ -452,13 +452,21 @@ class HostFacts:
             return None
         found = None
         for n in walk(fn.body):
-            if n.type != "declaration" or "dim3" not in self.text_of(n.child_by_field_name("type")):
+            if n.type != "declaration":
+                continue
+            ty = self.text_of(n.child_by_field_name("type"))
+            auto = ty.split()[-1:] == ["auto"]  # auto grid = dim3(a, b)
+            if "dim3" not in ty and not auto:
                 continue
             if at is not None and n.start_byte > at.start_byte:
                 break
             for d in n.named_children:
                 t = self.text_of(d)
-                m = re.fullmatch(re.escape(e) + r"\s*(?:=\s*(?:dim3\s*)?)?[\({](.*)[\)}]", t, re.S)
+                dim3 = r"dim3\s*" if auto else r"(?:dim3\s*)?"
+                m = re.fullmatch(re.escape(e) + r"\s*(?:=\s*" + dim3 + r")?[\({](.*)[\)}]", t,
+                                 re.S)
+                if auto and not m:
+                    continue
                 if m or t == e:
                     found = (_split_args(m.group(1)) if m else ["1"]), line(d)
                     if at is None:
