@@ -49,6 +49,29 @@ def _uses_yz(model, fn) -> bool:
     return _yz_use(model, fn) is not None
 
 
+def _block_stride_items(model, fn) -> list:
+    """Loops that hand whole items to blocks, ``for (b = blockIdx.x; b < n; b += gridDim.x)``,
+    in a kernel whose threads (or the device functions it calls) work together on each item."""
+    seen, todo, texts = set(), [fn.name], []
+    while todo:  # the kernel and the device functions it calls
+        name = todo.pop()
+        f = model.function_of(name)
+        if name in seen or f is None or f.body is None:
+            continue
+        seen.add(name)
+        texts.append(model.text_of(f.body))
+        todo += list(model.call_graph.get(name, ()))
+    if not any("threadIdx" in t or "thread_rank" in t for t in texts):
+        return []
+    out = []
+    for loop in model.loops_in(fn):
+        init = loop.node.child_by_field_name("initializer")
+        value = squash(model.text_of(init)).rstrip(";").split("=", 1)[-1] if init is not None else ""
+        if re.fullmatch(r"(\([\w\s]+\))?blockIdx\.x", value) and "gridDim.x" in (loop.step or ""):
+            out.append(loop)
+    return out
+
+
 def block_per_item(model, fn, block_x: str | None = None) -> bool:
     """The kernel takes its item from blockIdx.x alone and its threads cooperate on a
     fixed-length item (block-stride loop or shared-memory work). ``block_x``: the launch's block
@@ -103,6 +126,10 @@ class MultidimensionalMapping(Detector):
                 ln = model.line_of(use)
                 yield Finding(ln, ln, confidence=0.7, note=f"{kernel.name} indexes a second "
                               "grid or block dimension (no launch in the file)")
+            else:
+                for loop in _block_stride_items(model, kernel):
+                    yield Finding.at(loop.node, 0.7, note=f"{kernel.name}: a block per item, "
+                                     "block-stride over the items (no launch in the file)")
         for launch in model.launches_of():
             kernel = model.function_of(launch.kernel)
             caller = model.function_of(launch.caller) if launch.caller else None
