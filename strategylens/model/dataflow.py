@@ -131,7 +131,21 @@ class DataFlow:
                 elif f.is_kernel and type_size(p.type_text) is None and \
                         p.type_text not in ("int", "unsigned", "bool", "size_t"):
                     ps[p.name] = "struct"  # k(Params p): p.a[i] reads global memory
+        # locals a call builds from a kernel's parameter struct (item = extract(p, b)):
+        # their pointer members point to global memory too
+        for fname, names in self._assigns.items():
+            structs = {n for n, sp in param_space.get(fname, {}).items() if sp == "struct"}
+            for name, nodes in names.items() if structs else ():
+                ty = self._local_types.get(fname, {}).get(name, "")
+                if name in param_space[fname] or type_size(ty) is not None or ty.endswith("*"):
+                    continue
+                vals = [d.child_by_field_name("value") or d.child_by_field_name("right")
+                        for d in nodes]
+                if vals and all(v is not None and v.type == "call_expression" and
+                                self.identifiers(v) & structs for v in vals):
+                    local_space.setdefault(fname, {}).setdefault(name, "struct")
         # device-function pointer parameters take the space of the arguments at their call sites
+        # (a parameter struct passed on stays one)
         for c in self.calls:
             fns = self.functions.get(c.name)
             if not fns or not c.function:
@@ -140,6 +154,10 @@ class DataFlow:
             if f.is_kernel:
                 continue
             for i, p in enumerate(f.params):
+                if not p.is_pointer and i < len(c.args) and "struct" in (
+                        local_space.get(c.function, {}).get(c.args[i].strip()),
+                        param_space.get(c.function, {}).get(c.args[i].strip())):
+                    param_space[f.name].setdefault(p.name, "struct")
                 if not p.is_pointer or i >= len(c.args):
                     continue
                 a = c.args[i].lstrip("&(").split("[")[0].split("+")[0].strip(" )")
@@ -185,12 +203,14 @@ class DataFlow:
         if fname is not None:
             if name in local_space.get(fname, {}):
                 sp = local_space[fname][name]
-                return {"register_array": "local", "static": "local"}.get(sp, sp)
+                return {"register_array": "local", "static": "local", "struct": "unknown"}.get(
+                    sp, sp)
             if name in param_space.get(fname, {}):
                 sp = param_space[fname][name]
                 return "unknown" if sp == "struct" else sp
             base = name.split(".", 1)[0].split("->", 1)[0].split("(", 1)[0].strip()
-            if base != name and param_space.get(fname, {}).get(base) in ("struct", "global"):
+            if base != name and (param_space.get(fname, {}).get(base) in ("struct", "global")
+                                 or local_space.get(fname, {}).get(base) == "struct"):
                 # a pointer member of a kernel's parameter struct, or the row a view parameter
                 # returns (out(i)[j])
                 return "global"
