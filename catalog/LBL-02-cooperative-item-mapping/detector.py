@@ -49,7 +49,7 @@ class CooperativeItemMapping(Detector):
                 step = self._named(model, fn, step)
                 for name in block_sizes:  # i += TPB, TPB the block size
                     step = re.sub(rf"\b{re.escape(name)}\b", "blockDim.x", step)
-                if step_value == 32 or re.search(r"\bwarpSize\b|WARP", step):
+                if step_value == 32 or re.search(r"\bwarpSize\b|WARP|\bwarp_size\b", step):
                     if loop.bound_value is not None and not irregular:
                         continue  # a warp over a compile-time tile (a copy or a tile reduction)
                     reported.add(loop.node.id)
