@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from strategylens.detectors import Finding, LineDetector
-from strategylens.model import (Call, Node, Function, Launch, Loop, ProgramModel, call_args, inside,
+from strategylens.model import (Call, Function, Launch, Loop, ProgramModel, call_args, inside,
                                 is_host_function, line, walk)
 
 
@@ -17,38 +17,8 @@ _DEVICE_ALLOCS = {"cudaMalloc", "cudaMallocPitch", "cudaMalloc3D", "cudaMallocAs
 
 
 def _aliases(model: ProgramModel, fn: Function | None, name: str) -> set[str]:
-    """``name`` and the locals of ``fn`` that copy it (``float* src = d_a;``), to a fixpoint."""
-    names = {name}
-    if fn is None or fn.body is None:
-        return names
-    pairs = [(target, _pointer_sources(model, right))
-             for target, right in model.local_flows(fn.body)]
-    changed = True
-    while changed:
-        changed = False
-        for target, sources in pairs:
-            if sources & names and target not in names:
-                names.add(target)
-                changed = True
-    return names
-
-
-def _pointer_sources(model: ProgramModel, node: Node) -> set[str]:
-    """The pointers a value points into: ``p``, ``(T*)p``, ``p + k`` and each member of a
-    brace initialiser (``{ (float4*)p, (float4*)p + n }``)."""
-    while node.type in ("cast_expression", "parenthesized_expression"):
-        inner = node.child_by_field_name("value") or (node.named_children or [None])[-1]
-        if inner is None:
-            return set()
-        node = inner
-    if node.type == "identifier":
-        return {model.text_of(node)}
-    if node.type == "binary_expression" and \
-            model.text_of(node.child_by_field_name("operator")) in ("+", "-"):
-        return _pointer_sources(model, node.child_by_field_name("left"))
-    if node.type == "initializer_list":
-        return {s for kid in node.named_children for s in _pointer_sources(model, kid)}
-    return set()
+    """``name`` and the locals of ``fn`` that point into it (copies, casts, views)."""
+    return model.pointer_views(fn.body if fn is not None else None, {name})
 
 
 class DeviceBufferReuse(LineDetector):
