@@ -31,6 +31,7 @@ class FastMathIntrinsics(Detector):
         for c in model.calls_in():
             if c.function not in dev:
                 continue
-            conf = FAST_INTRINSICS.get(short_name(c.name))
+            name = model.macro_target(c.name)  # #define EXP __expf
+            conf = FAST_INTRINSICS.get(short_name(name))
             if conf is not None:
-                yield Finding(c.line, c.line, conf, None, c.name)
+                yield Finding(c.line, c.line, conf, None, name)

@@ -17,20 +17,29 @@ _DEVICE_ALLOCS = {"cudaMalloc", "cudaMallocPitch", "cudaMalloc3D", "cudaMallocAs
 
 
 def _aliases(model: ProgramModel, fn: Function | None, name: str) -> set[str]:
-    """``name`` and the locals of ``fn`` that copy it (``float* src = d_a;``), to a fixpoint."""
-    names = {name}
-    if fn is None or fn.body is None:
-        return names
-    pairs = [(target, model.text_of(right)) for target, right in model.local_flows(fn.body)
-             if right.type == "identifier"]
-    changed = True
-    while changed:
-        changed = False
-        for target, source in pairs:
-            if source in names and target not in names:
-                names.add(target)
-                changed = True
-    return names
+    """``name`` and the locals of ``fn`` that point into it (copies, casts, views)."""
+    return model.pointer_views(fn.body if fn is not None else None, {name})
+
+
+def _grown_on_demand(model: ProgramModel, alloc: Call, name: str) -> bool:
+    """``if (size > capacity) { cudaFree(buf); cudaMalloc(&buf, size); }``: a kept buffer that
+    each call reuses, reallocated only when a request exceeds its size."""
+    node = alloc.node.parent
+    while node is not None and node.type != "if_statement":
+        if node.type in ("function_definition", "for_statement", "while_statement"):
+            return False
+        node = node.parent
+    if node is None:
+        return False
+    cond = node.child_by_field_name("condition")
+    if not any(x.type == "binary_expression" and model.text_of(
+            x.child_by_field_name("operator")) in ("<", ">", "<=", ">=") for x in walk(cond)):
+        return False
+    body = node.child_by_field_name("consequence")
+    return any(c.name in ("cudaFree", "cudaFreeAsync") and inside(c.node, body)
+               and c.node.start_byte < alloc.node.start_byte and call_args(c.node)
+               and model.root_identifier(call_args(c.node)[0]) == name
+               for c in model.reachable_host_calls)
 
 
 class DeviceBufferReuse(LineDetector):
@@ -66,6 +75,11 @@ class DeviceBufferReuse(LineDetector):
                     break
             if hit is None and fn is not None:
                 hit = self._reused_by_callee(model, fn, c, name, loops)
+            if hit is None and _grown_on_demand(model, c, name):
+                seen.add(c.line)
+                yield Finding(c.line, c.line, 0.7,
+                              note=f"'{name}' is kept and reallocated only when a call needs more")
+                continue
             if hit is not None:
                 seen.add(c.line)
                 yield Finding(c.line, c.line, 0.85 if hit.function == c.function else 0.75,

@@ -16,6 +16,9 @@ from strategylens.model import (Launch, Loop, Node, ProgramModel, call_args, cop
 _SETS_DEVICE = re.compile(r"set_?(device|gpu)", re.I)
 
 
+_INTEGER = re.compile(r"\b(int|unsigned|long|short|size_t|u?int\d+_t)\b")
+
+
 def stage_loop(model: ProgramModel, loop: Loop) -> bool:
     """A while/do loop whose controlling variable shrinks or grows geometrically in the body
     (``blocks = (blocks + B - 1) / B``, ``n >>= 1``): a multi-pass reduction or scan, not an
@@ -57,6 +60,22 @@ def stage_loop(model: ProgramModel, loop: Loop) -> bool:
         op = model.text_of(n.child_by_field_name("operator"))
         if op in ("/=", ">>=", "*=", "<<=") or (op == "=" and has_geometric(
                 n.child_by_field_name("right"))):
+            return True
+    return False
+
+
+def _scaled_offset(model: ProgramModel, launch: Launch, counters: set[str]) -> bool:
+    """An integer kernel parameter given the loop index times a size (``i * nThreads *
+    nBlocks``): the offset of the chunk this pass covers, not a step number."""
+    kernel = model.function_of(launch.kernel)
+    if kernel is None:
+        return False
+    for arg, param in zip(call_args(launch.node), kernel.params, strict=False):
+        if param.is_pointer or not _INTEGER.search(param.type_text) or \
+                arg.type != "binary_expression" or \
+                model.text_of(arg.child_by_field_name("operator")) not in ("*", "<<"):
+            continue
+        if model.identifiers(arg) & counters and model.eval_int(model.text_of(arg), kernel) is None:
             return True
     return False
 
@@ -190,6 +209,8 @@ class DeviceResidentIteration(LineDetector):
                 if words & counters:
                     return True  # a stream per chunk
             if any(batchy(a) for a in nodes):
+                return True
+            if isinstance(item, Launch) and _scaled_offset(model, item, counters):
                 return True
         return False
 

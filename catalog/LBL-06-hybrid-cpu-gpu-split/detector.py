@@ -62,6 +62,7 @@ class HybridCpuGpuSplit(Detector):
         for fn in hosts:
             yield from self._threshold(model, fn, launching, compute_fns)
             yield from self._host_combine(model, fn)
+            yield from self._host_stage(model, fn)
             if fn.name in launching:
                 yield from self._host_share(model, fn)
 
@@ -86,6 +87,39 @@ class HybridCpuGpuSplit(Detector):
                                                    "number_literal"):
                         yield Finding.at(loop.node, 0.7)
                         break
+
+    @staticmethod
+    def _host_stage(model, fn):
+        """In a host loop of launches, a host loop that updates a buffer copied back from the
+        device (``p[i].x += p[i].vx * dt``) which the outer loop copies to the device again: a
+        stage of every step runs on the host and the device consumes its result."""
+        for outer in model.loops_in(fn):
+            if not _launches_within(model, outer.node, set()):
+                continue
+            copies = [c for c in model.calls_in(fn) if inside(c.node, outer.node)
+                      and c.category in ("copy", "copy_async")]
+            back = {model.root_identifier(call_args(c.node)[0]) for c in copies
+                    if any("DeviceToHost" in a for a in c.args) and c.args}
+            sent = {model.root_identifier(call_args(c.node)[1]) for c in copies
+                    if any("HostToDevice" in a for a in c.args) and len(c.args) > 1}
+            bufs = model.pointer_views(fn.body, back - {None}) & \
+                model.pointer_views(fn.body, sent - {None})
+            if not bufs:
+                continue
+            first_back = min(c.line for c in copies if any("DeviceToHost" in a for a in c.args))
+            for inner in model.loops_in(fn):
+                if inner.parent is None or not inside(inner.node, outer.node) or \
+                        inner.line_start < first_back or \
+                        _launches_within(model, inner.node, set()):
+                    continue
+                if any(inside(c.node, inner.node) for c in copies):
+                    continue
+                if any(n.type == "assignment_expression"
+                       and model.text_of(n.child_by_field_name("operator")) != "="
+                       and model.base_name(n.child_by_field_name("left")) in bufs
+                       for n in walk(inner.node.child_by_field_name("body"))):
+                    yield Finding.at(inner.node, 0.6)
+                    return
 
     @staticmethod
     def _launching_functions(model) -> set[str]:

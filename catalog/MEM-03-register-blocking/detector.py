@@ -58,9 +58,10 @@ class RegisterBlocking(Detector):
             if op == "=":
                 same = any(model.text_of(s) == model.text_of(left)
                            for s in nodes_of(rhs, "subscript_expression"))
-                if not same:
+                if not same or (rhs.type == "binary_expression" and
+                                model.text_of(rhs.child_by_field_name("operator")) == "^"):
                     continue
-            elif op not in ("+=", "-=", "*=", "|=", "&=", "^="):
+            elif op not in ("+=", "-=", "*=", "|=", "&="):  # ^= mixes a state (hashes, ciphers)
                 continue
             idx_ids = set()
             for ix in subscript_indices(left):

@@ -71,11 +71,37 @@ class DataLayoutTransformation(Detector):
                 if line(n) not in seen:
                     seen.add(line(n))
                     yield Finding(line(n), line(n), 0.7 if kind != "transpose" else 0.6, None, kind)
+            if not device:
+                for n in self._carved(model, fn):
+                    if line(n) not in seen:
+                        seen.add(line(n))
+                        yield Finding(line(n), line(n), 0.6, None,
+                                      "one buffer carved into per-field arrays")
             if device:
                 for ln in self._striped_blocked(model, fn):
                     if ln not in seen:
                         seen.add(ln)
                         yield Finding(ln, ln, 0.65, None, "striped to blocked through shared memory")
+
+    @staticmethod
+    def _carved(model, fn) -> list:
+        """``S s = { (float4*)buf, (float4*)buf + n };``: a struct of arrays whose members point
+        into one buffer at different offsets (the buffer laid out as separate arrays)."""
+        out = []
+        for n in model.fn_nodes(fn, "init_declarator"):
+            value = n.child_by_field_name("value")
+            if value is None or value.type != "initializer_list" or \
+                    len(value.named_children) < 2 or not model.is_reachable(n):
+                continue
+            kids = value.named_children
+            sources = [model.pointer_sources(k) for k in kids]
+            if not all(len(x) == 1 for x in sources) or len(set.union(*sources)) != 1:
+                continue
+            t = model.types.type_of(fn, next(iter(sources[0])))
+            offset = any(strip(k) is not None and strip(k).type == "binary_expression" for k in kids)
+            if t is not None and t[1] >= 1 and offset:
+                out.append(n)
+        return out
 
     @staticmethod
     def _striped_blocked(model, fn) -> list[int]:

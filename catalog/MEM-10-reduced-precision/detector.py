@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from strategylens.detectors import Detector, Finding
-from strategylens.model import Function, Node, ProgramModel, SCALAR_BYTES, line, strip
+from strategylens.model import (Function, Node, ProgramModel, SCALAR_BYTES, is_host_function, line,
+                                strip)
 
 
 HALF_TYPES = {"__half", "half", "__half2", "half2", "__nv_bfloat16", "__nv_bfloat162",
@@ -26,6 +27,17 @@ HALF_CALL_PREFIXES = (
 
 
 FLOATING = {"double", "long double", "float", "__half", "half", "__nv_bfloat16", "nv_bfloat16"}
+
+
+def _stored_in_array(model: ProgramModel, n: Node) -> bool:
+    """The value of ``n`` is stored into an array element (``out[i] = (uint8_t)in[i]``)."""
+    p = n.parent
+    while p is not None and p.type == "parenthesized_expression":
+        p = p.parent
+    if p is None or p.type != "assignment_expression":
+        return False
+    left = p.child_by_field_name("left")
+    return left is not None and left.type == "subscript_expression"
 
 
 def _accumulators(model: ProgramModel, fn: Function, want: str) -> list[Node]:
@@ -126,6 +138,8 @@ class ReducedPrecision(Detector):
                 if t is None or t[1] < 1:
                     continue
                 src = t[0]
+                if src not in FLOATING and is_host_function(fn) and not _stored_in_array(model, n):
+                    continue  # one host integer narrowed (a setting), not data packed
                 if self._narrower(target, src):
                     f = emit(line(n), 0.7, f"{src} element cast to {target}")
                     if f:

@@ -693,8 +693,10 @@ class Collection:
 
     def _is_write(self, n: Node) -> tuple[bool, bool]:
         p = n.parent
-        while p is not None and p.type == "parenthesized_expression":
-            n, p = p, p.parent
+        while p is not None and (p.type == "parenthesized_expression" or (
+                p.type == "field_expression" and p.child_by_field_name("argument") == n
+                and self.text_of(p.child_by_field_name("operator")) == ".")):
+            n, p = p, p.parent  # a[i].x = ... writes the element a[i]
         if p is None:
             return False, True
         if p.type == "assignment_expression" and p.child_by_field_name("left") == n:

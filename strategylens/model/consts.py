@@ -137,6 +137,42 @@ class Constants:
                       "come from a header not found or from -D)")
         return m is not None and m.line < self.line_of(at)
 
+    def _live_macros(self) -> None:
+        """A macro defined in a dead branch (``#if 1 ... #else #define EXP exp #endif``) gives way
+        to its definition in the live branch."""
+        if not self._dead:
+            return
+        live: dict[str, Node] = {}
+        for n in walk(self.root):
+            if n.type in ("preproc_def", "preproc_function_def") and not self._in_dead(n):
+                live[self.text_of(n.child_by_field_name("name"))] = n
+        for name, m in list(self.macros.items()):
+            n = live.get(name)
+            if n is None or m.line == self.line_of(n) or m.line == 0:
+                continue
+            ps = n.child_by_field_name("parameters")
+            params = [self.text_of(c) for c in ps.named_children] if ps else None
+            if n.type == "preproc_function_def" and params is None:
+                params = []
+            vt = self._directive_value(n.child_by_field_name("value"))
+            new = Macro(name, vt, None, self.line_of(n), params)
+            if params is None and vt:
+                new.value = self.eval_int(vt)
+            if m.value is not None and self.constants.get(name) == m.value:
+                if new.value is None:
+                    del self.constants[name]
+                else:
+                    self.constants[name] = new.value
+            self.macros[name] = new
+
+    def macro_target(self, name: str) -> str:
+        """The function an object-like macro names (``#define EXP __expf``), else ``name``."""
+        m = self.macros.get(name)
+        if m is not None and m.params is None and m.value_text and \
+                re.fullmatch(r"[A-Za-z_]\w*(::\w+)*", m.value_text.strip()):
+            return m.value_text.strip()
+        return name
+
     def _in_dead(self, node: Node) -> bool:
         s = node.start_byte
         i = bisect.bisect_right(self._dead, (s, float("inf")))

@@ -490,6 +490,39 @@ class DataFlow:
                 out.append((target, right))
         return out
 
+    def pointer_views(self, node: Node | None, names: set[str]) -> set[str]:
+        """``names`` and the locals under ``node`` that point into them, to a fixpoint: copies
+        (``q = p``), casts (``(T*)p``), offsets (``p + k``) and brace-initialised structs of such
+        pointers (``{ (float4*)p, (float4*)p + n }``)."""
+        found = set(names)
+        if node is None:
+            return found
+        pairs = [(target, self.pointer_sources(right)) for target, right in self.local_flows(node)]
+        changed = True
+        while changed:
+            changed = False
+            for target, sources in pairs:
+                if sources & found and target not in found:
+                    found.add(target)
+                    changed = True
+        return found
+
+    def pointer_sources(self, node: Node | None) -> set[str]:
+        """The pointers a value points into: ``p``, ``(T*)p``, ``p + k`` and each member of a
+        brace initialiser."""
+        while node is not None and node.type in ("cast_expression", "parenthesized_expression"):
+            node = node.child_by_field_name("value") or (node.named_children or [None])[-1]
+        if node is None:
+            return set()
+        if node.type == "identifier":
+            return {self.text_of(node)}
+        if node.type == "binary_expression" and \
+                self.text_of(node.child_by_field_name("operator")) in ("+", "-"):
+            return self.pointer_sources(node.child_by_field_name("left"))
+        if node.type == "initializer_list":
+            return {s for kid in node.named_children for s in self.pointer_sources(kid)}
+        return set()
+
     def derived(self, fn: Function, seeds: set[str], through: Iterable | None = None,
                 index_only: bool = False) -> set[str]:
         """Names in ``fn`` whose value comes from ``seeds`` through :meth:`assignments` (or the

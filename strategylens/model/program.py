@@ -135,6 +135,8 @@ class ProgramModel(Parsing, Constants, Collection, DataFlow, Strides, Queries, K
                 if m.value is not None:
                     self.constants.setdefault(m.name, m.value)
         self._find_dead_regions()
+        self._live_macros()
+        self._expr_cache.clear()
         self._resolve_spaces()
         self._build_call_graph()
         self._compute_reachability()

@@ -42,6 +42,7 @@ _REPEAT = re.compile(r"^(g_)?(n_?|num_?|k_?|N)?(repeat|repeats|repetitions?|reps
 _DEVICE_WORK = {"alloc", "free", "async_alloc", "copy", "copy_async", "memset", "copy_symbol",
                 "coop_launch", "launch_api", "graph", "cublas", "cusparse", "cusolver", "cufft",
                 "curand", "thrust", "cub"}
+_PINNED_ALLOCS = {"cudaMallocHost", "cudaHostAlloc", "cudaHostRegister"}
 ROLES = ("solution", "driver", "verification", "setup", "timing")
 
 
@@ -124,7 +125,15 @@ class HostRoles:
         if fn.name in self.launching_functions or fn.name == self.entry:
             return "solution"
         if fn.name in self._device_work_functions:  # copies or allocates but launches nothing
-            return "verification" if role_by_name(short) == "verification" else "solution"
+            if role_by_name(short) != "verification":
+                return "solution"
+            # allocating the solution's device or pinned buffers is set-up of the solution
+            # (``cuda_check_cpu_init``), unless the name says it checks
+            allocs = any(c.function == fn.name and (c.category in ("alloc", "async_alloc")
+                                                    or c.name in _PINNED_ALLOCS)
+                         for c in self.calls)
+            checks = set(name_words(short)) & _CHECKING
+            return "solution" if allocs and not checks else "verification"
         return role_by_name(short)
 
     def host_role(self, fn: Function | str | None) -> str | None:
