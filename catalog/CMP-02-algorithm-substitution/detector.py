@@ -35,9 +35,6 @@ class AlgorithmSubstitution(Detector):
             for node, cls, _ in model.cub_collectives(fn):
                 if cls in ("BlockRadixSort", "BlockMergeSort", "WarpMergeSort"):
                     yield line(node), 0.55, f"block-level sort primitive ({cls})"
-            for c in model.calls_in(fn):
-                if c.category == "block_sort":  # cub::BlockRadixSort<...>(tmp).Sort(keys)
-                    yield c.line, 0.6, "a block-wide radix or merge sort"
         for fn in model.reachable_kernels():
             if fn.body is None:
                 continue

@@ -99,8 +99,8 @@ class KernelFacts:
         (``cub::BlockRadixSort<int, 128, 4>``) or through a type alias (``using LoadT =
         cub::BlockLoad<T, 128, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>``, ``Traits::LoadT``):
         ``(node, class, template arguments)``, class bare (``'BlockLoad'``); one per line and
-        class. Only in files that name the ``cub`` namespace."""
-        if fn.body is None or not re.search(r"\bcub\b", self.text):
+        class. Only in files that name the ``cub`` or ``hipcub`` namespace."""
+        if fn.body is None or not re.search(r"\b(hip)?cub\b", self.text):
             return []
         out, seen = [], set()
         for n in walk(fn.body):
