@@ -129,8 +129,9 @@ class Parsing:
         if _parse_fails(tree.root_node):
             after = self.warnings, self.degraded
             self.warnings, self.degraded = before
-            if self._resolve_configuration(extra):
-                src, tree = self._parse_masked(self.source)
+            resolved = self._resolve_configuration(extra)
+            if resolved is not None:
+                src, tree = resolved
             else:
                 self.warnings, self.degraded = after
         # `for (...)` NEWLINE `#pragma unroll` NEWLINE `for (...) body;` without braces: the
@@ -162,29 +163,30 @@ class Parsing:
                 tree = parser().parse(src)
         return src, tree
 
-    def _resolve_configuration(self, extra: str) -> bool:
+    def _resolve_configuration(self, extra: str) -> tuple[bytes, Tree] | None:
         """The file does not parse as written, as when ``#if`` branches open or close braces
         differently: read it as a compiler would under one set of build options, the
         options it tests but nothing defines taken as defined (all features on) or, when that
-        does not parse either, as undefined. Returns whether one parsed."""
+        does not parse either, as undefined. Returns the text parsed and its tree, or None
+        when neither parses."""
         for assume in (True, False):
             resolved = resolve_conditionals(self.source, extra, assume)
             if resolved is None:
-                return False
-            warnings, degraded = list(self.warnings), self.degraded
-            fails = _parse_fails(self._parse_masked(resolved[0])[1].root_node)
-            self.warnings, self.degraded = warnings, degraded
-            if fails:
+                return None
+            kept = list(self.warnings), self.degraded, self.source
+            self.source, names = resolved  # the masking reads names through self.source
+            src, tree = self._parse_masked(self.source)
+            if _parse_fails(tree.root_node):
+                self.warnings, self.degraded, self.source = kept
                 continue
-            self.source, names = resolved
             self.text = self.source.decode("utf8", "replace")
             self.lines = self.text.splitlines()
             said = ", ".join(names) if names else "no build option"
             self.note("the file parses only under one configuration of its #if groups: read "
                       f"with {said} {'defined' if assume else 'undefined'} (tested but defined "
                       "nowhere that was read), the branches not taken left out")
-            return True
-        return False
+            return src, tree
+        return None
 
     def _read_headers(self) -> str:
         """The ``#define`` lines that reach this file from outside it: ``-D`` macros (given, or
