@@ -46,10 +46,13 @@ def source_file(gold_dir: Path, name: str, spec: dict) -> Path:
              "in solutions/); for a public set run sets/fetch_public.py first")
 
 
-def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labels.yaml") -> dict:
+def evaluate(gold_dir: Path = GOLD, index: bool = True, labels_file: str = "labels.yaml",
+             catalog=None, detectors=None) -> dict:
+    """Scores of one gold folder; ``catalog`` and ``detectors`` are loaded when not given
+    (a caller scoring many folders loads them once)."""
     labels = yaml.safe_load((gold_dir / labels_file).read_text())
-    catalog = load_catalog()
-    detectors = load_detectors(catalog)
+    catalog = catalog or load_catalog()
+    detectors = detectors or load_detectors(catalog)
     ids = catalog.ids
     files, tp, fp, fn, line_hits = [], {}, {}, {}, {}
     for name, spec in labels.items():

@@ -18,6 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from evaluate import evaluate  # noqa: E402  (this folder)
 
 from strategylens import REPO_ROOT  # noqa: E402
+from strategylens.catalog import load_catalog  # noqa: E402
+from strategylens.detectors import load_detectors  # noqa: E402
 
 SETS = REPO_ROOT / "analyses" / "gold-eval" / "sets"
 
@@ -44,10 +46,10 @@ def macro_f1(per_id: dict) -> float | None:
     return round(sum(f1) / len(f1), 3) if f1 else None
 
 
-def score(folders: list[Path]) -> dict:
+def score(folders: list[Path], catalog=None, detectors=None) -> dict:
     per_id: dict[str, dict[str, int]] = {}
     for folder in folders:
-        res = evaluate(folder)
+        res = evaluate(folder, catalog=catalog, detectors=detectors)
         for sid, v in res["per_id"].items():
             row = per_id.setdefault(sid, {"tp": 0, "fp": 0, "fn": 0})
             for k in row:
@@ -69,9 +71,11 @@ def main() -> None:
     unknown = [n for n in names if n not in all_sets]
     if unknown:
         sys.exit(f"error: unknown set(s) {', '.join(unknown)}; known: {', '.join(all_sets)}")
+    catalog = load_catalog()
+    detectors = load_detectors(catalog)
     out = {}
     for name in names:
-        out[name] = r = score(all_sets[name])
+        out[name] = r = score(all_sets[name], catalog, detectors)
         print(f"{name:22s} P {r['precision']}  R {r['recall']}  macro-F1 {r['macro_f1']}  "
               f"({r['tp']} / {r['fp']} / {r['fn']})", flush=True)
     for label, pick in (("held-out", lambda n: n.startswith("heldout-")),

@@ -108,7 +108,7 @@ def run(args) -> None:
     parts = [p for p in args.parts.split(",") if p]
     t_start = time.monotonic()
     precompute(work, args.jobs)
-    base = {"measure_s": args.measure_s, "solution_timeout_s": 180}
+    base = {"measure_s": args.measure_s, "solution_timeout_s": 180, "device": args.device}
     configs = {"before": RunConfig.legacy(**base), "after": RunConfig(**base),
                "pinned": RunConfig(child_cpus=str(one_cpu(args.device)), **base)}
 

@@ -78,7 +78,6 @@ def _scaled_block_offset(model, fn, value: Node) -> bool:
     return False
 
 
-
 def _bumped_store(model, loop, writes, tiv, launch_vars) -> bool:
     """A store through ``*p`` in ``loop`` whose body advances ``p`` (``*out = v; out += n;``)
     by an amount that is not a block or grid extent, ``p`` computed from the thread index: the
@@ -100,6 +99,7 @@ def _bumped_store(model, loop, writes, tiv, launch_vars) -> bool:
         if name in stored & tiv and not words & ({"blockDim", "gridDim"} | launch_vars):
             return True
     return False
+
 
 class ThreadCoarsening(Detector):
     id = "PAR-02"
