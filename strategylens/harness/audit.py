@@ -255,19 +255,21 @@ def persistent_bytes(trace: dict) -> int | None:
     """Device memory in use after the timed calls beyond what was in use once the library had
     loaded (the least over those calls, so memory freed late does not count); None when not
     measured. The driver hands out memory in 2 MiB pages, so small values are noise."""
-    base = trace.get("mem_after_load")
-    ends = [t["mem_used"] for t in _timed(trace) if t.get("mem_used") is not None]
-    if base is None or not ends:
-        return None
-    return min(ends) - base
+    return _held_after_calls(trace, "mem_after_load", "mem_used")
 
 
 def kept_alloc_bytes(trace: dict) -> int | None:
     """Device memory the solution allocated itself (cudaMalloc and its kin, counted by the
     shim until freed) and still held after every timed call, beyond what it held once loaded;
     None when not counted (traces before the count, or more live allocations than it keeps)."""
-    base = trace.get("live_after_load")
-    ends = [t["live_bytes"] for t in _timed(trace) if t.get("live_bytes") is not None]
+    return _held_after_calls(trace, "live_after_load", "live_bytes")
+
+
+def _held_after_calls(trace: dict, at_load: str, per_call: str) -> int | None:
+    """The least of the timed calls' ``per_call`` figure less the trace's ``at_load`` one; None
+    when either is missing or unknown (negative)."""
+    base = trace.get(at_load)
+    ends = [t[per_call] for t in _timed(trace) if t.get(per_call) is not None]
     if base is None or base < 0 or not ends or min(ends) < 0:
         return None
     return min(ends) - base
